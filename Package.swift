@@ -1,0 +1,31 @@
+// swift-tools-version: 6.2
+// Three promise styles side by side: Bolts (BFTask), PromiseKit 8 and Google Promises (FBLPromise),
+// one conformance suite for any Swift promise, and a bridge between them. No package dependencies.
+import PackageDescription
+
+let package = Package(
+    name: "Promises",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "BoltsStyle", targets: ["BoltsStyle"]),
+        .library(name: "PromiseKitStyle", targets: ["PromiseKitStyle"]),
+        .library(name: "FBLStyle", targets: ["FBLStyle"]),
+        .library(name: "PromiseConformance", targets: ["PromiseConformance"]),
+        .executable(name: "promise-conformance", targets: ["promise-conformance"]),
+    ],
+    targets: [
+        .target(name: "BoltsStyle"),
+        .target(name: "PromiseKitStyle"),
+        .target(name: "FBLStyle"),
+        .target(name: "PromiseConformance"),
+        .executableTarget(
+            name: "promise-conformance",
+            dependencies: ["BoltsStyle", "PromiseKitStyle", "FBLStyle", "PromiseConformance"]
+        ),
+        .testTarget(name: "BoltsStyleTests", dependencies: ["BoltsStyle"]),
+        .testTarget(name: "PromiseKitStyleTests", dependencies: ["PromiseKitStyle"]),
+        .testTarget(name: "FBLStyleTests", dependencies: ["FBLStyle"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["PromiseConformance"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+/// Placeholder until the FBLStyle module lands; replaced by its real sources.
+public enum FBLStylePlaceholder {}

@@ -1,0 +1,6 @@
+import Testing
+import BoltsStyle
+
+@Test func placeholderBuilds() {
+    #expect(BoltsStylePlaceholder.self == BoltsStylePlaceholder.self)
+}

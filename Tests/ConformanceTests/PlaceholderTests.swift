@@ -1,0 +1,6 @@
+import Testing
+import PromiseConformance
+
+@Test func placeholderBuilds() {
+    #expect(PromiseConformancePlaceholder.self == PromiseConformancePlaceholder.self)
+}

@@ -1,0 +1,6 @@
+import Testing
+import FBLStyle
+
+@Test func placeholderBuilds() {
+    #expect(FBLStylePlaceholder.self == FBLStylePlaceholder.self)
+}

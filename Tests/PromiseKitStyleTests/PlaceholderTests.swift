@@ -1,0 +1,6 @@
+import Testing
+import PromiseKitStyle
+
+@Test func placeholderBuilds() {
+    #expect(PromiseKitStylePlaceholder.self == PromiseKitStylePlaceholder.self)
+}
