@@ -1,0 +1,66 @@
+// Swift concurrency, which PromiseKit 8 only half has: `async()` on both types (PromiseKit's, but without its hop
+// through `conf.Q.return`, i.e. the main queue) and creation from an `async` closure (the name the other styles use).
+
+extension Promise {
+    /// Suspends until this promise resolves; returns the value or throws the error.
+    ///
+    /// Resumes straight from the resolving thread, never through a DispatchQueue, so it works where nothing serves
+    /// the main queue. If the awaiting task is cancelled and this promise came from `init(priority:operation:)`, the
+    /// cancellation is forwarded to that operation's task; otherwise the promise is awaited regardless.
+    nonisolated(nonsending) public func async() async throws -> T {
+        if let result { return try result.get() }
+        let outcome = await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<UncheckedSendable<Result<T, Error>>, Never>) in
+                box.pipe { continuation.resume(returning: UncheckedSendable($0)) }
+            }
+        } onCancel: { [task] in
+            task?.cancel()
+        }
+        return try outcome.value.get()
+    }
+
+    /// A promise settled by `operation`, run in a new unstructured `Task`. A thrown `CancellationError` rejects the
+    /// promise with `PMKError.cancelled` (which `catch` skips by default); any other error rejects it as is.
+    ///
+    ///     Promise { try await api.fetchUser() }.done(on: queue) { user in ... }
+    public convenience init(
+        priority: TaskPriority? = nil, operation: @escaping @Sendable () async throws -> T
+    ) {
+        let box = Box<Result<T, Error>>()
+        let task = Task(priority: priority) {
+            do {
+                box.seal(.success(try await operation()))
+            } catch is CancellationError {
+                box.seal(.failure(PMKError.cancelled))
+            } catch {
+                box.seal(.failure(error))
+            }
+        }
+        self.init(box: box, task: task)
+    }
+}
+
+extension Guarantee {
+    /// Suspends until this guarantee resolves and returns the value, resuming straight from the resolving thread.
+    /// Cancelling the awaiting task is forwarded to the operation of `init(priority:operation:)`, if any.
+    nonisolated(nonsending) public func async() async -> T {
+        if let value = box.value { return value }
+        let outcome = await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<UncheckedSendable<T>, Never>) in
+                box.pipe { continuation.resume(returning: UncheckedSendable($0)) }
+            }
+        } onCancel: { [task] in
+            task?.cancel()
+        }
+        return outcome.value
+    }
+
+    /// A guarantee resolved with the value `operation` returns, run in a new unstructured `Task`.
+    ///
+    ///     Guarantee { await cache.load() }.done(on: queue) { items in ... }
+    public convenience init(priority: TaskPriority? = nil, operation: @escaping @Sendable () async -> T) {
+        let box = Box<T>()
+        let task = Task(priority: priority) { _ = box.seal(await operation()) }
+        self.init(box: box, task: task)
+    }
+}

@@ -1,0 +1,198 @@
+// Box.swift: the core of PromiseKitStyle. Read this file first.
+//
+// THE MECHANISM: a handler list behind a barrier.
+//
+// Every `Promise` and `Guarantee` owns a `Box`. While the box is pending it keeps the handlers that `pipe(to:)`
+// registered; once sealed it keeps the value forever. All access goes through a reader-writer barrier with the same
+// two calls as a concurrent `DispatchQueue`:
+//
+//     barrier.sync { sealed }                       // a read: many readers may be inside at once
+//     barrier.sync(flags: .barrier) { ... }         // a write: runs alone, after the reads in progress drain
+//
+// `pipe(to:)` is a write: it appends the handler, or, if the box is already sealed, takes the value and calls the
+// handler right away (after leaving the barrier). `seal(_:)` is a write: it stores the value and swaps the handler
+// list out in one step; the handlers then run OUTSIDE the barrier. Running them outside matters: a handler may
+// register on this very box, read it, or seal another box guarded the same way; inside the barrier any of those
+// would deadlock, and a slow handler would stall every reader. Sealing twice changes nothing (the second write sees a
+// value and leaves); the public resolvers report it through `conf.logHandler`.
+//
+// WHY NOT A DISPATCHQUEUE PER PROMISE (what PromiseKit 8 does). Measured on this package's 2-core Linux builder
+// (swiftc -O, 1,000,000 iterations): allocating an object and calling one closure 40 ns; `sync(flags: .barrier)` on a
+// concurrent DispatchQueue 194 ns; a plain `sync` on it 104 ns; PromiseKit 8's pending promise + one handler +
+// fulfil about 9 µs, dominated by creating the queue. A shared pool of concurrent queues removes the creation cost
+// but still needs two barrier round trips (register, seal), about 390 ns, 10x the baseline, and makes unrelated
+// promises wait for each other. So the barrier here is one atomic word stored inline in the box: `n > 0` means n
+// readers are inside, `-1` means a writer is inside; a reader enters by incrementing a non-negative word, a writer
+// by swapping 0 for -1. The calls keep Dispatch's names so the code reads exactly like PromiseKit's `EmptyBox`.
+// Critical sections are a few loads and stores, so waiting spins briefly and then yields the thread. Measured: a
+// pending promise + one `on: nil` handler + fulfil costs about 3x the allocation-and-closure baseline (see the
+// header of HowTheHandlerQueueWorks.md for the command); no DispatchQueue, lock object or array is allocated for a
+// promise that has at most one handler.
+//
+// STACK DEPTH. A handler registered with `on: nil` runs inline on the thread that seals, and may seal the next
+// promise, whose inline handlers seal the next... `HandlerTrampoline` counts that nesting per thread and, past a
+// small depth, queues the remaining runs for the outermost run on the same thread to drain in a loop. Tearing down
+// a long pending chain is flattened the same way (see `Box.deinit`).
+//
+// CONCURRENCY POLICY. As in PromiseKit, user closures are plain `@escaping` (not `@Sendable`) and values are
+// unconstrained `T`, so PromiseKit code compiles unchanged in Swift 6 mode. The promise types are
+// `@unchecked Sendable`: the barrier makes their state thread-safe. Closures cross threads only inside this module
+// (for instance in `UncheckedSendable` when a handler hops to a DispatchQueue).
+
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A reader-writer barrier stored inline: `sync` admits concurrent readers, `sync(flags: .barrier)` one writer.
+struct Barrier: ~Copyable {
+    /// Mirrors `DispatchWorkItemFlags.barrier` so call sites read like Dispatch.
+    enum Flags { case barrier }
+
+    /// `0`: free; `n > 0`: n readers inside; `-1`: one writer inside.
+    private let word = Atomic<Int>(0)
+
+    /// Runs `read` alongside other readers, never alongside a writer.
+    func sync<V>(_ read: () -> V) -> V {
+        var spins = 0
+        while true {
+            let seen = word.load(ordering: .relaxed)
+            if seen >= 0, word.compareExchange(expected: seen, desired: seen + 1, ordering: .acquiring).exchanged {
+                break
+            }
+            Barrier.backOff(&spins)
+        }
+        defer { word.wrappingSubtract(1, ordering: .releasing) }
+        return read()
+    }
+
+    /// Runs `write` alone: waits until no reader or writer is inside.
+    func sync<V>(flags: Flags, _ write: () -> V) -> V {
+        var spins = 0
+        while !word.compareExchange(expected: 0, desired: -1, ordering: .acquiring).exchanged {
+            Barrier.backOff(&spins)
+        }
+        defer { word.store(0, ordering: .releasing) }
+        return write()
+    }
+
+    private static func backOff(_ spins: inout Int) {
+        spins += 1
+        if spins > 32 { sched_yield() }
+    }
+}
+
+/// The handlers of a pending box: the first one inline, more in an array allocated only for a second handler.
+struct Handlers<R> {
+    private var first: ((R) -> Void)?
+    private var more: [(R) -> Void] = []
+
+    init() {}
+
+    init(_ handler: @escaping (R) -> Void) { first = handler }
+
+    var isEmpty: Bool { first == nil }
+
+    mutating func append(_ handler: @escaping (R) -> Void) {
+        if first == nil { first = handler } else { more.append(handler) }
+    }
+
+    /// Returns the handlers and leaves this list empty.
+    mutating func take() -> Handlers<R> {
+        var taken = Handlers()
+        swap(&taken, &self)
+        return taken
+    }
+
+    func run(_ value: R) {
+        first?(value)
+        for handler in more { handler(value) }
+    }
+}
+
+/// Which `LogEvent` a box reports if it is deallocated while still pending.
+enum PendingReport: UInt8 {
+    case none, promise, guarantee
+}
+
+/// The state of one promise: pending with handlers, or sealed with a value. `R` is `Result<T, Error>` for a
+/// `Promise` and `T` for a `Guarantee`.
+final class Box<R>: @unchecked Sendable {
+    private let barrier = Barrier()
+    private var sealed: R?  // nil while pending; written once, under the barrier
+    private var handlers = Handlers<R>()  // only while pending
+    private let report: PendingReport
+
+    /// A pending box.
+    init(report: PendingReport = .none) { self.report = report }
+
+    /// A box sealed from the start (`Promise.value`, `Promise(error:)`): no handler is ever stored.
+    init(sealed value: R) {
+        sealed = value
+        report = .none
+    }
+
+    /// The sealed value, or nil while pending. A read.
+    var value: R? { barrier.sync { sealed } }
+
+    /// Registers `handler`; if the box is already sealed, calls it now (outside the barrier) instead.
+    func pipe(_ handler: @escaping (R) -> Void) {
+        let ready: R? = barrier.sync(flags: .barrier) {
+            if let sealed { return sealed }
+            handlers.append(handler)
+            return nil
+        }
+        if let ready { HandlerTrampoline.current.run(Handlers(handler), with: ready) }
+    }
+
+    /// Seals the box with `value` and runs the handlers outside the barrier. Returns false, changing nothing, if
+    /// the box was already sealed.
+    @discardableResult
+    func seal(_ value: R) -> Bool {
+        let taken: Handlers<R>? = barrier.sync(flags: .barrier) {
+            guard sealed == nil else { return nil }
+            sealed = value
+            return handlers.take()
+        }
+        guard let taken else { return false }
+        if !taken.isEmpty { HandlerTrampoline.current.run(taken, with: value) }
+        return true
+    }
+
+    deinit {
+        // No other reference exists, so no barrier is needed.
+        guard sealed == nil else { return }
+        switch report {
+        case .none: break
+        case .promise: conf.logHandler(.pendingPromiseDeallocated)
+        case .guarantee: conf.logHandler(.pendingGuaranteeDeallocated)
+        }
+        // The handlers hold the next promises of the chain; releasing them here would recurse once per link.
+        if !handlers.isEmpty { HandlerTrampoline.current.bury(&handlers) }
+    }
+}
+
+/// Moves a non-Sendable value across threads inside this module, where the barrier or a queue orders the accesses.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// A value guarded by its own barrier: the bookkeeping of `when` and `race`.
+final class Barriered<Value>: @unchecked Sendable {
+    private let barrier = Barrier()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    /// Reads under `sync`.
+    func read<V>(_ body: (Value) -> V) -> V { barrier.sync { body(value) } }
+
+    /// Writes under `sync(flags: .barrier)`.
+    func write<V>(_ body: (inout Value) -> V) -> V { barrier.sync(flags: .barrier) { body(&value) } }
+}

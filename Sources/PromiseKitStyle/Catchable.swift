@@ -1,0 +1,179 @@
+import Dispatch
+
+/// Adds `catch`, `recover`, `ensure`, `ensureThen` and `cauterize` to a ``Thenable`` that can reject
+/// (``Promise``; a ``Guarantee`` cannot reject, so it does not conform).
+public protocol CatchMixin: Thenable {}
+
+extension CatchMixin {
+    /// Handles the error if this rejects; ends the chain with a ``PMKFinalizer``.
+    ///
+    /// Under the default policy (`conf.catchPolicy`, `.allErrorsExceptCancellation`) `body` is not called for
+    /// cancellation errors (see `Error.isCancelled`); the finalizer still runs.
+    @discardableResult
+    public func `catch`(
+        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
+        policy: CatchPolicy = conf.catchPolicy, _ body: @escaping (Error) -> Void
+    ) -> PMKFinalizer {
+        let finalizer = PMKFinalizer()
+        pipe {
+            switch $0 {
+            case .failure(let error) where policy == .allErrors || !error.isCancelled:
+                on.async(flags: flags) {
+                    body(error)
+                    finalizer.resolve()
+                }
+            case .failure, .success:
+                finalizer.resolve()
+            }
+        }
+        return finalizer
+    }
+
+    /// Continues the chain after a rejection with the thenable `body` returns (or rejects again if it throws).
+    /// Cancellation errors pass through untouched under the default policy.
+    public func recover<U: Thenable>(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        policy: CatchPolicy = conf.catchPolicy, _ body: @escaping (Error) throws -> U
+    ) -> Promise<T> where U.T == T {
+        let rp = Promise<T>(.pending)
+        pipe {
+            switch $0 {
+            case .success(let value):
+                rp.box.seal(.success(value))
+            case .failure(let error) where policy == .allErrors || !error.isCancelled:
+                on.async(flags: flags) {
+                    do {
+                        let next = try body(error)
+                        guard next !== rp else { throw PMKError.returnedSelf }
+                        next.pipe { rp.box.seal($0) }
+                    } catch {
+                        rp.box.seal(.failure(error))
+                    }
+                }
+            case .failure(let error):
+                rp.box.seal(.failure(error))
+            }
+        }
+        return rp
+    }
+
+    /// Recovers from every error, cancellation included, with a guarantee: the chain cannot reject any more.
+    @discardableResult
+    public func recover(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        _ body: @escaping (Error) -> Guarantee<T>
+    ) -> Guarantee<T> {
+        let rg = Guarantee<T>(.pending)
+        pipe {
+            switch $0 {
+            case .success(let value):
+                rg.box.seal(value)
+            case .failure(let error):
+                on.async(flags: flags) { body(error).pipe { (value: T) in rg.box.seal(value) } }
+            }
+        }
+        return rg
+    }
+
+    /// Runs `body` when this resolves either way, then passes the result on.
+    ///
+    ///     firstly { spinner.start(); return fetch() }.ensure { spinner.stop() }.catch { ... }
+    public func ensure(
+        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping () -> Void
+    ) -> Promise<T> {
+        let rp = Promise<T>(.pending)
+        pipe { result in
+            on.async(flags: flags) {
+                body()
+                rp.box.seal(result)
+            }
+        }
+        return rp
+    }
+
+    /// Runs `body` when this resolves either way and waits for the guarantee it returns before passing the result on.
+    public func ensureThen(
+        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
+        _ body: @escaping () -> Guarantee<Void>
+    ) -> Promise<T> {
+        let rp = Promise<T>(.pending)
+        pipe { result in
+            on.async(flags: flags) {
+                body().pipe { (_: Void) in rp.box.seal(result) }
+            }
+        }
+        return rp
+    }
+
+    /// Ends the chain, sending any error (cancellation excepted) to `conf.logHandler` as `.cauterized`. Use it
+    /// where you know no `catch` is needed.
+    @discardableResult
+    public func cauterize() -> PMKFinalizer {
+        self.catch { conf.logHandler(.cauterized($0)) }
+    }
+}
+
+extension CatchMixin where T == Void {
+    /// Recovers a `Void` chain from every error, cancellation included; the chain cannot reject any more.
+    @discardableResult
+    public func recover(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (Error) -> Void
+    ) -> Guarantee<Void> {
+        let rg = Guarantee<Void>(.pending)
+        pipe {
+            switch $0 {
+            case .success:
+                rg.box.seal(())
+            case .failure(let error):
+                on.async(flags: flags) {
+                    body(error)
+                    rg.box.seal(())
+                }
+            }
+        }
+        return rg
+    }
+
+    /// Recovers a `Void` chain unless `body` throws; cancellation passes through under the default policy.
+    public func recover(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        policy: CatchPolicy = conf.catchPolicy, _ body: @escaping (Error) throws -> Void
+    ) -> Promise<Void> {
+        let rp = Promise<Void>(.pending)
+        pipe {
+            switch $0 {
+            case .success:
+                rp.box.seal(.success(()))
+            case .failure(let error) where policy == .allErrors || !error.isCancelled:
+                on.async(flags: flags) {
+                    do {
+                        try body(error)
+                        rp.box.seal(.success(()))
+                    } catch {
+                        rp.box.seal(.failure(error))
+                    }
+                }
+            case .failure(let error):
+                rp.box.seal(.failure(error))
+            }
+        }
+        return rp
+    }
+}
+
+/// The end of a chain, returned by `catch`: `finally` runs after the `catch` handler (or right away if the chain
+/// fulfilled or the error was skipped).
+public final class PMKFinalizer: @unchecked Sendable {
+    let guarantee = Guarantee<Void>(.pending)
+
+    init() {}
+
+    func resolve() { guarantee.box.seal(()) }
+
+    /// Runs `body` once the chain has finished, whatever its outcome. Not chainable, unlike `ensure`.
+    public func finally(
+        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping () -> Void
+    ) {
+        guarantee.done(on: on, flags: flags) { body() }
+    }
+}

@@ -1,0 +1,49 @@
+import Dispatch
+import Synchronization
+
+/// PromiseKit's configurable parameters, read and written through the global ``conf``.
+///
+/// Set them early in the program's life. Unlike PromiseKit's, the global is guarded by a lock, so a read racing a
+/// write is safe (each access sees a whole configuration).
+public struct PMKConfiguration {
+    /// The default queues for handlers: `map` for `then`, `map`, `compactMap`, `recover`, `tap`; `return` for
+    /// `done`, `get`, `catch`, `ensure`, `finally`. Both default to `DispatchQueue.main`, which on Linux only runs
+    /// blocks while the main thread serves it; servers and command-line tools set
+    /// `conf.Q = (map: DispatchQueue.global(), return: DispatchQueue.global())`. A `nil` queue runs handlers inline.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    public var Q: (map: DispatchQueue?, return: DispatchQueue?) = (map: DispatchQueue.main, return: DispatchQueue.main)
+
+    /// The default policy of `catch` and `recover`: skip cancellation errors.
+    public var catchPolicy = CatchPolicy.allErrorsExceptCancellation
+
+    /// Receives PromiseKitStyle's ``LogEvent``s, on whatever thread raised them. The default prints them.
+    public var logHandler: (LogEvent) -> Void = { event in
+        switch event {
+        case .waitOnMainThread:
+            print("PromiseKit: warning: `wait()` called on main thread!")
+        case .pendingPromiseDeallocated:
+            print("PromiseKit: warning: pending promise deallocated")
+        case .pendingGuaranteeDeallocated:
+            print("PromiseKit: warning: pending guarantee deallocated")
+        case .cauterized(let error):
+            print("PromiseKit:cauterized-error: \(error)")
+        case .doubleResolution:
+            print("PromiseKit: warning: resolving an already resolved promise, ignored")
+        }
+    }
+
+    /// The defaults: main-queue handlers, cancellation-skipping `catch`, printing log handler.
+    public init() {}
+}
+
+// The stored closure and queues are only called or read; the global below is guarded by a lock.
+extension PMKConfiguration: @unchecked Sendable {}
+
+private let configuration = Mutex(PMKConfiguration())
+
+/// The global configuration. Modify it as early as possible in the program's life, e.g.
+/// `conf.Q = (map: DispatchQueue.global(), return: DispatchQueue.global())` for a server or command-line tool.
+public var conf: PMKConfiguration {
+    get { configuration.withLock { $0 } }
+    set { configuration.withLock { $0 = newValue } }
+}

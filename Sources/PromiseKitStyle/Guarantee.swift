@@ -1,0 +1,208 @@
+import Dispatch
+import Foundation
+
+/// A value that will be available later and cannot fail: PromiseKit's `Guarantee`.
+///
+///     let (guarantee, resolve) = Guarantee<Int>.pending()
+///     guarantee.map(on: queue) { $0 * 2 }.done(on: queue) { print($0) }
+///     resolve(21)
+public final class Guarantee<T>: Thenable, @unchecked Sendable {
+    let box: Box<T>
+    /// Set when created from an `async` closure: cancelling a Swift task awaiting `async()` cancels this task.
+    let task: Task<Void, Never>?
+
+    init(box: Box<T>, task: Task<Void, Never>? = nil) {
+        self.box = box
+        self.task = task
+    }
+
+    init(_: PMKUnambiguousInitializer) {
+        box = Box()
+        task = nil
+    }
+
+    /// A guarantee already resolved with `value`.
+    public static func value(_ value: T) -> Guarantee<T> {
+        Guarantee(box: Box(sealed: value))
+    }
+
+    /// A guarantee resolved by calling the function passed to `body`; calls after the first change nothing and are
+    /// reported to `conf.logHandler` as `.doubleResolution`.
+    public init(resolver body: (@escaping (T) -> Void) -> Void) {
+        box = Box(report: .guarantee)
+        task = nil
+        body(Guarantee.resolveFunction(box))
+    }
+
+    /// A pending guarantee and the function that resolves it.
+    public class func pending() -> (guarantee: Guarantee<T>, resolve: (T) -> Void) {
+        let guarantee = Guarantee(box: Box(report: .guarantee))
+        return (guarantee, resolveFunction(guarantee.box))
+    }
+
+    private static func resolveFunction(_ box: Box<T>) -> (T) -> Void {
+        { value in
+            if !box.seal(value) { conf.logHandler(.doubleResolution) }
+        }
+    }
+
+    /// Calls `to` with `.success(value)` once resolved.
+    public func pipe(to: @escaping (Result<T, Error>) -> Void) {
+        box.pipe { to(.success($0)) }
+    }
+
+    /// Calls `to` with the value once resolved.
+    func pipe(to: @escaping (T) -> Void) {
+        box.pipe(to)
+    }
+
+    /// `.success(value)` once resolved, `nil` while pending.
+    public var result: Result<T, Error>? { box.value.map { .success($0) } }
+}
+
+extension Guarantee {
+    /// Consumes the value; returns a guarantee of `Void`.
+    @discardableResult
+    public func done(
+        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) -> Void
+    ) -> Guarantee<Void> {
+        let rg = Guarantee<Void>(.pending)
+        pipe { (value: T) in
+            on.async(flags: flags) {
+                body(value)
+                rg.box.seal(())
+            }
+        }
+        return rg
+    }
+
+    /// Looks at the value and passes it on.
+    public func get(
+        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) -> Void
+    ) -> Guarantee<T> {
+        map(on: on, flags: flags) {
+            body($0)
+            return $0
+        }
+    }
+
+    /// Transforms the value.
+    public func map<U>(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) -> U
+    ) -> Guarantee<U> {
+        let rg = Guarantee<U>(.pending)
+        pipe { (value: T) in
+            on.async(flags: flags) { rg.box.seal(body(value)) }
+        }
+        return rg
+    }
+
+    /// Continues with the guarantee `body` returns.
+    @discardableResult
+    public func then<U>(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) -> Guarantee<U>
+    ) -> Guarantee<U> {
+        let rg = Guarantee<U>(.pending)
+        pipe { (value: T) in
+            on.async(flags: flags) { body(value).pipe { (next: U) in rg.box.seal(next) } }
+        }
+        return rg
+    }
+
+    /// A guarantee that resolves when this does, with `()`.
+    public func asVoid() -> Guarantee<Void> {
+        map(on: nil) { _ in }
+    }
+
+    /// Blocks the calling thread until resolved and returns the value. On the main thread it reports
+    /// `.waitOnMainThread` and blocks anyway, as PromiseKit does.
+    public func wait() -> T {
+        if Thread.isMainThread { conf.logHandler(.waitOnMainThread) }
+        if let value = box.value { return value }
+        let semaphore = DispatchSemaphore(value: 0)
+        var outcome: T?
+        pipe { (value: T) in
+            outcome = value
+            semaphore.signal()
+        }
+        semaphore.wait()
+        return outcome!
+    }
+}
+
+extension Guarantee where T: Sequence {
+    /// `Guarantee<[T]>` → `T -> U` → `Guarantee<[U]>`.
+    public func mapValues<U>(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        _ transform: @escaping (T.Iterator.Element) -> U
+    ) -> Guarantee<[U]> {
+        map(on: on, flags: flags) { $0.map(transform) }
+    }
+
+    /// `Guarantee<[T]>` → `T -> [U]` → `Guarantee<[U]>`.
+    public func flatMapValues<U: Sequence>(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        _ transform: @escaping (T.Iterator.Element) -> U
+    ) -> Guarantee<[U.Iterator.Element]> {
+        map(on: on, flags: flags) { $0.flatMap(transform) }
+    }
+
+    /// `Guarantee<[T]>` → `T -> U?` → `Guarantee<[U]>`.
+    public func compactMapValues<U>(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        _ transform: @escaping (T.Iterator.Element) -> U?
+    ) -> Guarantee<[U]> {
+        map(on: on, flags: flags) { $0.compactMap(transform) }
+    }
+
+    /// `Guarantee<[T]>` → `T -> Guarantee<U>` → `Guarantee<[U]>`.
+    public func thenMap<U>(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        _ transform: @escaping (T.Iterator.Element) -> Guarantee<U>
+    ) -> Guarantee<[U]> {
+        then(on: on, flags: flags) { when(guarantees: $0.map(transform)) }
+    }
+
+    /// `Guarantee<[T]>` → `T -> Guarantee<[U]>` → `Guarantee<[U]>`.
+    public func thenFlatMap<U>(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        _ transform: @escaping (T.Iterator.Element) -> Guarantee<U>
+    ) -> Guarantee<[U.Iterator.Element]> where U: Sequence {
+        then(on: on, flags: flags) { when(guarantees: $0.map(transform)) }.map(on: nil) { $0.flatMap { $0 } }
+    }
+
+    /// `Guarantee<[T]>` → `T -> Bool` → `Guarantee<[T]>`.
+    public func filterValues(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        _ isIncluded: @escaping (T.Iterator.Element) -> Bool
+    ) -> Guarantee<[T.Iterator.Element]> {
+        map(on: on, flags: flags) { $0.filter(isIncluded) }
+    }
+
+    /// The elements sorted by `areInIncreasingOrder`.
+    public func sortedValues(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        _ areInIncreasingOrder: @escaping (T.Iterator.Element, T.Iterator.Element) -> Bool
+    ) -> Guarantee<[T.Iterator.Element]> {
+        map(on: on, flags: flags) { $0.sorted(by: areInIncreasingOrder) }
+    }
+}
+
+extension Guarantee where T: Sequence, T.Iterator.Element: Comparable {
+    /// The elements in ascending order.
+    public func sortedValues(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil
+    ) -> Guarantee<[T.Iterator.Element]> {
+        map(on: on, flags: flags) { $0.sorted() }
+    }
+}
+
+extension Guarantee where T == Void {
+    /// A guarantee already resolved with `()`.
+    public convenience init() {
+        self.init(box: Box(sealed: ()))
+    }
+
+    /// A guarantee already resolved with `()`.
+    public static var value: Guarantee<Void> { .value(()) }
+}

@@ -1,0 +1,80 @@
+// HandlerTrampoline.swift: per-thread bookkeeping that keeps long chains off the stack.
+//
+// Inline handlers (`on: nil`) run on the thread that seals a box, and each may seal the next box. Up to
+// `maxInlineDepth` such runs nest normally (so a short `on: nil` chain still completes before `seal` returns, as in
+// PromiseKit); deeper runs are queued and the outermost run on the thread drains the queue in a loop. Likewise the
+// teardown of a pending chain: a box deallocated with handlers hands them to `bury`, and only the outermost `bury`
+// on the thread releases them, one at a time.
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The thread-local slot holding each thread's trampoline; the destructor releases it when the thread exits.
+private let trampolineKey: pthread_key_t = {
+    var key = pthread_key_t()
+    #if canImport(Darwin)
+        let status = pthread_key_create(&key) { Unmanaged<HandlerTrampoline>.fromOpaque($0).release() }
+    #else
+        let status = pthread_key_create(&key) { raw in
+            guard let raw else { return }
+            Unmanaged<HandlerTrampoline>.fromOpaque(raw).release()
+        }
+    #endif
+    precondition(status == 0, "PromiseKitStyle: pthread_key_create failed")
+    return key
+}()
+
+/// One per thread, used only by its own thread.
+final class HandlerTrampoline {
+    /// How many inline handler runs may nest on one thread before further runs are queued.
+    static let maxInlineDepth = 16
+
+    private var depth = 0
+    private var queued: [() -> Void] = []
+    private var graveyard: [Any] = []
+    private var burying = false
+
+    /// The calling thread's trampoline.
+    static var current: HandlerTrampoline {
+        if let raw = pthread_getspecific(trampolineKey) {
+            return Unmanaged<HandlerTrampoline>.fromOpaque(raw).takeUnretainedValue()
+        }
+        let created = HandlerTrampoline()
+        pthread_setspecific(trampolineKey, Unmanaged.passRetained(created).toOpaque())
+        return created
+    }
+
+    /// Runs `handlers` with `value` now, or queues the run if this thread is already `maxInlineDepth` runs deep.
+    func run<R>(_ handlers: Handlers<R>, with value: R) {
+        guard depth < HandlerTrampoline.maxInlineDepth else {
+            queued.append { handlers.run(value) }
+            return
+        }
+        depth += 1
+        handlers.run(value)
+        if depth == 1 {
+            // The outermost run drains what deeper runs queued; those may queue more, so loop.
+            while !queued.isEmpty {
+                var batch: [() -> Void] = []
+                swap(&batch, &queued)
+                for job in batch { job() }
+            }
+        }
+        depth -= 1
+    }
+
+    /// Takes `handlers` out of a dying box and releases them iteratively: releasing one may deallocate the next
+    /// pending box, whose own `bury` only appends while the outermost call is still looping.
+    func bury<R>(_ handlers: inout Handlers<R>) {
+        graveyard.append(handlers.take())
+        guard !burying else { return }
+        burying = true
+        while graveyard.popLast() != nil {}
+        burying = false
+    }
+}

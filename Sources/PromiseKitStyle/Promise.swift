@@ -1,0 +1,107 @@
+import Dispatch
+import Foundation
+
+/// Distinguishes the internal pending initializer from the public ones.
+enum PMKUnambiguousInitializer {
+    case pending
+}
+
+/// A value that will be available later, or an error: PromiseKit's `Promise`.
+///
+///     Promise { seal in
+///         fetch(url) { data, error in seal.resolve(data, error) }
+///     }.map { data in
+///         try decode(data)
+///     }.done { model in
+///         show(model)
+///     }.catch { error in
+///         report(error)
+///     }
+///
+/// Handlers run on `conf.Q` (the main queue by default) unless a call passes `on:`; see <doc:HowTheHandlerQueueWorks>.
+public final class Promise<T>: Thenable, CatchMixin, @unchecked Sendable {
+    let box: Box<Result<T, Error>>
+    /// Set when created from an `async` closure: cancelling a Swift task awaiting `async()` cancels this task.
+    let task: Task<Void, Never>?
+
+    init(box: Box<Result<T, Error>>, task: Task<Void, Never>? = nil) {
+        self.box = box
+        self.task = task
+    }
+
+    init(_: PMKUnambiguousInitializer) {
+        box = Box()
+        task = nil
+    }
+
+    /// A promise already fulfilled with `value`.
+    public class func value(_ value: T) -> Promise<T> {
+        Promise(box: Box(sealed: .success(value)))
+    }
+
+    /// A promise already rejected with `error`.
+    public init(error: Error) {
+        box = Box(sealed: .failure(error))
+        task = nil
+    }
+
+    /// A promise that resolves as `bridge` does.
+    public convenience init<U: Thenable>(_ bridge: U) where U.T == T {
+        self.init(.pending)
+        let box = self.box
+        bridge.pipe { box.seal($0) }
+    }
+
+    /// A promise resolved through the ``Resolver`` passed to `body`; if `body` throws, the promise rejects.
+    public init(resolver body: (Resolver<T>) throws -> Void) {
+        box = Box(report: .promise)
+        task = nil
+        let resolver = Resolver(box)
+        do {
+            try body(resolver)
+        } catch {
+            resolver.reject(error)
+        }
+    }
+
+    /// A pending promise and the resolver that settles it.
+    public class func pending() -> (promise: Promise<T>, resolver: Resolver<T>) {
+        let promise = Promise(box: Box(report: .promise))
+        return (promise, Resolver(promise.box))
+    }
+
+    /// Calls `to` with the result once resolved: inline now if already resolved, otherwise on the resolving thread.
+    public func pipe(to: @escaping (Result<T, Error>) -> Void) {
+        box.pipe(to)
+    }
+
+    /// The result, or `nil` while pending.
+    public var result: Result<T, Error>? { box.value }
+}
+
+extension Promise {
+    /// Blocks the calling thread until resolved, then returns the value or throws the error.
+    ///
+    /// On the main thread it reports `.waitOnMainThread` to `conf.logHandler` and blocks anyway, as PromiseKit does:
+    /// command-line tools that set `conf.Q` to background queues rely on it. With the default `conf.Q` a chain that
+    /// needs the main queue then never finishes, so prefer `async()` or `hang(_:)` there.
+    public func wait() throws -> T {
+        if Thread.isMainThread { conf.logHandler(.waitOnMainThread) }
+        if let result { return try result.get() }
+        let semaphore = DispatchSemaphore(value: 0)
+        var outcome: Result<T, Error>?
+        pipe {
+            outcome = $0
+            semaphore.signal()
+        }
+        semaphore.wait()
+        return try outcome!.get()
+    }
+}
+
+extension Promise where T == Void {
+    /// A promise already fulfilled with `()`.
+    public convenience init() {
+        self.init(box: Box(sealed: .success(())))
+    }
+}

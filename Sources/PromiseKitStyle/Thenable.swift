@@ -1,0 +1,176 @@
+import Dispatch
+
+/// An asynchronous value that can be chained: ``Promise`` and ``Guarantee`` conform, and so can your own types.
+///
+/// Every chain method takes `on:` (the queue the closure runs on: `conf.Q.map` or `conf.Q.return` by default, `nil`
+/// to run inline on the thread that resolves) and `flags:` (work-item flags for that hop).
+public protocol Thenable: AnyObject {
+    /// The type of the wrapped value.
+    associatedtype T
+
+    /// Calls `to` once, with the result, as soon as this thenable is resolved (inline if it already is).
+    func pipe(to: @escaping (Result<T, Error>) -> Void)
+
+    /// The result, or `nil` while pending.
+    var result: Result<T, Error>? { get }
+}
+
+extension Thenable {
+    /// Runs `body` with the value when this fulfils; the returned promise follows the thenable `body` returns.
+    ///
+    ///     firstly { fetchUser() }.then { user in fetchAvatar(user) }.done { avatar in ... }
+    ///
+    /// If `body` returns the promise `then` itself returned, that promise rejects with `PMKError.returnedSelf`.
+    public func then<U: Thenable>(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) throws -> U
+    ) -> Promise<U.T> {
+        let rp = Promise<U.T>(.pending)
+        pipe {
+            switch $0 {
+            case .success(let value):
+                on.async(flags: flags) {
+                    do {
+                        let next = try body(value)
+                        guard next !== rp else { throw PMKError.returnedSelf }
+                        next.pipe { rp.box.seal($0) }
+                    } catch {
+                        rp.box.seal(.failure(error))
+                    }
+                }
+            case .failure(let error):
+                rp.box.seal(.failure(error))
+            }
+        }
+        return rp
+    }
+
+    /// Transforms the value when this fulfils; the returned promise rejects if `transform` throws.
+    public func map<U>(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ transform: @escaping (T) throws -> U
+    ) -> Promise<U> {
+        let rp = Promise<U>(.pending)
+        pipe {
+            switch $0 {
+            case .success(let value):
+                on.async(flags: flags) {
+                    do {
+                        rp.box.seal(.success(try transform(value)))
+                    } catch {
+                        rp.box.seal(.failure(error))
+                    }
+                }
+            case .failure(let error):
+                rp.box.seal(.failure(error))
+            }
+        }
+        return rp
+    }
+
+    /// Like `map`, but a `nil` result rejects with `PMKError.compactMap`.
+    public func compactMap<U>(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ transform: @escaping (T) throws -> U?
+    ) -> Promise<U> {
+        let rp = Promise<U>(.pending)
+        pipe {
+            switch $0 {
+            case .success(let value):
+                on.async(flags: flags) {
+                    do {
+                        guard let mapped = try transform(value) else { throw PMKError.compactMap(value, U.self) }
+                        rp.box.seal(.success(mapped))
+                    } catch {
+                        rp.box.seal(.failure(error))
+                    }
+                }
+            case .failure(let error):
+                rp.box.seal(.failure(error))
+            }
+        }
+        return rp
+    }
+
+    /// Consumes the value when this fulfils; the returned promise fulfils with `Void` (or rejects if `body` throws).
+    public func done(
+        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) throws -> Void
+    ) -> Promise<Void> {
+        let rp = Promise<Void>(.pending)
+        pipe {
+            switch $0 {
+            case .success(let value):
+                on.async(flags: flags) {
+                    do {
+                        try body(value)
+                        rp.box.seal(.success(()))
+                    } catch {
+                        rp.box.seal(.failure(error))
+                    }
+                }
+            case .failure(let error):
+                rp.box.seal(.failure(error))
+            }
+        }
+        return rp
+    }
+
+    /// Looks at the value when this fulfils and passes it on unchanged (or rejects if `body` throws).
+    public func get(
+        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) throws -> Void
+    ) -> Promise<T> {
+        map(on: on, flags: flags) {
+            try body($0)
+            return $0
+        }
+    }
+
+    /// Looks at the result, fulfilled or rejected, and passes it on unchanged.
+    public func tap(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        _ body: @escaping (Result<T, Error>) -> Void
+    ) -> Promise<T> {
+        let rp = Promise<T>(.pending)
+        pipe { result in
+            on.async(flags: flags) {
+                body(result)
+                rp.box.seal(result)
+            }
+        }
+        return rp
+    }
+
+    /// A promise that resolves like this one but with its value discarded.
+    public func asVoid() -> Promise<Void> {
+        map(on: nil) { _ in }
+    }
+}
+
+extension Thenable {
+    /// The error this rejected with, or `nil` if pending or fulfilled.
+    public var error: Error? {
+        guard case .failure(let error)? = result else { return nil }
+        return error
+    }
+
+    /// True until resolved.
+    public var isPending: Bool { result == nil }
+
+    /// True once fulfilled or rejected.
+    public var isResolved: Bool { !isPending }
+
+    /// True if fulfilled.
+    public var isFulfilled: Bool {
+        guard case .success? = result else { return false }
+        return true
+    }
+
+    /// True if rejected.
+    public var isRejected: Bool {
+        guard case .failure? = result else { return false }
+        return true
+    }
+
+    /// The value this fulfilled with, or `nil` if pending or rejected.
+    public var value: T? {
+        guard case .success(let value)? = result else { return nil }
+        return value
+    }
+}

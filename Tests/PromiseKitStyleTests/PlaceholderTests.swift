@@ -1,6 +1,0 @@
-import Testing
-import PromiseKitStyle
-
-@Test func placeholderBuilds() {
-    #expect(PromiseKitStylePlaceholder.self == PromiseKitStylePlaceholder.self)
-}
