@@ -26,8 +26,9 @@ extension Promise {
     public convenience init(
         priority: TaskPriority? = nil, operation: @escaping @Sendable () async throws -> T
     ) {
-        let box = Box<Result<T, Error>>()
-        let task = Task(priority: priority) {
+        self.init(report: .none)
+        let box = self.box
+        task = Task(priority: priority) {
             do {
                 box.seal(.success(try await operation()))
             } catch is CancellationError {
@@ -36,7 +37,6 @@ extension Promise {
                 box.seal(.failure(error))
             }
         }
-        self.init(box: box, task: task)
     }
 }
 
@@ -44,7 +44,7 @@ extension Guarantee {
     /// Suspends until this guarantee resolves and returns the value, resuming straight from the resolving thread.
     /// Cancelling the awaiting task is forwarded to the operation of `init(priority:operation:)`, if any.
     nonisolated(nonsending) public func async() async -> T {
-        if let value = box.value { return value }
+        if let value = sealedValue { return value }
         let outcome = await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<UncheckedSendable<T>, Never>) in
                 box.pipe { continuation.resume(returning: UncheckedSendable($0)) }
@@ -59,8 +59,8 @@ extension Guarantee {
     ///
     ///     Guarantee { await cache.load() }.done(on: queue) { items in ... }
     public convenience init(priority: TaskPriority? = nil, operation: @escaping @Sendable () async -> T) {
-        let box = Box<T>()
-        let task = Task(priority: priority) { _ = box.seal(await operation()) }
-        self.init(box: box, task: task)
+        self.init(report: .none)
+        let box = self.box
+        task = Task(priority: priority) { _ = box.seal(await operation()) }
     }
 }

@@ -2,7 +2,7 @@
 //
 // THE MECHANISM: a handler list behind a barrier.
 //
-// Every `Promise` and `Guarantee` owns a `Box`. While the box is pending it keeps the handlers that `pipe(to:)`
+// Every `Promise` and `Guarantee` is a `PMKBox` (the class below). While the box is pending it keeps the handlers that `pipe(to:)`
 // registered; once sealed it keeps the value forever. All access goes through a reader-writer barrier with the same
 // two calls as a concurrent `DispatchQueue`:
 //
@@ -90,7 +90,7 @@ struct Barrier: ~Copyable {
 /// The handlers of a pending box: the first one inline, more in an array allocated only for a second handler.
 struct Handlers<R> {
     private var first: ((R) -> Void)?
-    private var more: [(R) -> Void] = []
+    private var more: [(R) -> Void]?
 
     init() {}
 
@@ -99,7 +99,13 @@ struct Handlers<R> {
     var isEmpty: Bool { first == nil }
 
     mutating func append(_ handler: @escaping (R) -> Void) {
-        if first == nil { first = handler } else { more.append(handler) }
+        if first == nil {
+            first = handler
+        } else if more == nil {
+            more = [handler]
+        } else {
+            more!.append(handler)
+        }
     }
 
     /// Returns the handlers and leaves this list empty.
@@ -111,7 +117,7 @@ struct Handlers<R> {
 
     func run(_ value: R) {
         first?(value)
-        for handler in more { handler(value) }
+        for handler in more ?? [] { handler(value) }
     }
 }
 
@@ -120,11 +126,13 @@ enum PendingReport: UInt8 {
     case none, promise, guarantee
 }
 
-/// The state of one promise: pending with handlers, or sealed with a value. `R` is `Result<T, Error>` for a
-/// `Promise` and `T` for a `Guarantee`.
-final class Box<R>: @unchecked Sendable {
+/// The state every ``Promise`` and ``Guarantee`` inherits: pending with its handlers, or sealed with a value
+/// (`R` is `Result<T, Error>` for a promise, `T` for a guarantee). All its members are internal; it is public only
+/// because the public promise types inherit from it, which saves one allocation per promise.
+public class PMKBox<R>: @unchecked Sendable {
     private let barrier = Barrier()
     private var sealed: R?  // nil while pending; written once, under the barrier
+    private var isSealed = false  // the same fact, readable by `deinit` without touching the generic `sealed`
     private var handlers = Handlers<R>()  // only while pending
     private let report: PendingReport
 
@@ -134,46 +142,48 @@ final class Box<R>: @unchecked Sendable {
     /// A box sealed from the start (`Promise.value`, `Promise(error:)`): no handler is ever stored.
     init(sealed value: R) {
         sealed = value
+        isSealed = true
         report = .none
     }
 
     /// The sealed value, or nil while pending. A read.
-    var value: R? { barrier.sync { sealed } }
+    final var sealedValue: R? { barrier.sync { sealed } }
 
     /// Registers `handler`; if the box is already sealed, calls it now (outside the barrier) instead.
-    func pipe(_ handler: @escaping (R) -> Void) {
+    final func pipe(_ handler: @escaping (R) -> Void) {
         let ready: R? = barrier.sync(flags: .barrier) {
             if let sealed { return sealed }
             handlers.append(handler)
             return nil
         }
-        if let ready { HandlerTrampoline.current.run(Handlers(handler), with: ready) }
+        if let ready { HandlerTrampoline.run(Handlers(handler), with: ready) }
     }
 
     /// Seals the box with `value` and runs the handlers outside the barrier. Returns false, changing nothing, if
     /// the box was already sealed.
     @discardableResult
-    func seal(_ value: R) -> Bool {
+    final func seal(_ value: R) -> Bool {
         let taken: Handlers<R>? = barrier.sync(flags: .barrier) {
-            guard sealed == nil else { return nil }
+            guard !isSealed else { return nil }
             sealed = value
+            isSealed = true
             return handlers.take()
         }
         guard let taken else { return false }
-        if !taken.isEmpty { HandlerTrampoline.current.run(taken, with: value) }
+        if !taken.isEmpty { HandlerTrampoline.run(taken, with: value) }
         return true
     }
 
     deinit {
         // No other reference exists, so no barrier is needed.
-        guard sealed == nil else { return }
+        guard !isSealed else { return }
         switch report {
         case .none: break
         case .promise: conf.logHandler(.pendingPromiseDeallocated)
         case .guarantee: conf.logHandler(.pendingGuaranteeDeallocated)
         }
         // The handlers hold the next promises of the chain; releasing them here would recurse once per link.
-        if !handlers.isEmpty { HandlerTrampoline.current.bury(&handlers) }
+        if !handlers.isEmpty { HandlerTrampoline.bury(&handlers) }
     }
 }
 

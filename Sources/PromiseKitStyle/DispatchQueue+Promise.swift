@@ -1,5 +1,18 @@
 import Dispatch
 
+extension DispatchQueue {
+    /// Runs `body` on this queue, asynchronously, with `flags` if given.
+    @inline(__always)
+    func async(flags: DispatchWorkItemFlags?, _ body: @escaping () -> Void) {
+        let work = UncheckedSendable(body)
+        if let flags {
+            async(flags: flags) { work.value() }
+        } else {
+            async { work.value() }
+        }
+    }
+}
+
 extension Optional where Wrapped == DispatchQueue {
     /// Runs `body` on the queue, asynchronously, or inline when the queue is `nil` (`on: nil`). This is the only
     /// place a handler hops to a queue, so no handler given a queue ever runs inside the call that registered it.
@@ -9,12 +22,7 @@ extension Optional where Wrapped == DispatchQueue {
         case .none:
             body()
         case .some(let queue):
-            let work = UncheckedSendable(body)
-            if let flags {
-                queue.async(flags: flags) { work.value() }
-            } else {
-                queue.async { work.value() }
-            }
+            queue.async(flags: flags, body)
         }
     }
 }

@@ -6,41 +6,45 @@ import Foundation
 ///     let (guarantee, resolve) = Guarantee<Int>.pending()
 ///     guarantee.map(on: queue) { $0 * 2 }.done(on: queue) { print($0) }
 ///     resolve(21)
-public final class Guarantee<T>: Thenable, @unchecked Sendable {
-    let box: Box<T>
-    /// Set when created from an `async` closure: cancelling a Swift task awaiting `async()` cancels this task.
-    let task: Task<Void, Never>?
+public final class Guarantee<T>: PMKBox<T>, Thenable, @unchecked Sendable {
+    /// Set (once, before the object is shared) when created from an `async` closure: cancelling a Swift task
+    /// awaiting `async()` cancels this task.
+    var task: Task<Void, Never>?
 
-    init(box: Box<T>, task: Task<Void, Never>? = nil) {
-        self.box = box
-        self.task = task
+    /// The guarantee's state (the guarantee itself: see `PMKBox`).
+    var box: PMKBox<T> { self }
+
+    override init(report: PendingReport = .none) {
+        super.init(report: report)
     }
 
     init(_: PMKUnambiguousInitializer) {
-        box = Box()
-        task = nil
+        super.init(report: .none)
+    }
+
+    override init(sealed value: T) {
+        super.init(sealed: value)
     }
 
     /// A guarantee already resolved with `value`.
     public static func value(_ value: T) -> Guarantee<T> {
-        Guarantee(box: Box(sealed: value))
+        Guarantee(sealed: value)
     }
 
     /// A guarantee resolved by calling the function passed to `body`; calls after the first change nothing and are
     /// reported to `conf.logHandler` as `.doubleResolution`.
     public init(resolver body: (@escaping (T) -> Void) -> Void) {
-        box = Box(report: .guarantee)
-        task = nil
+        super.init(report: .guarantee)
         body(Guarantee.resolveFunction(box))
     }
 
     /// A pending guarantee and the function that resolves it.
     public class func pending() -> (guarantee: Guarantee<T>, resolve: (T) -> Void) {
-        let guarantee = Guarantee(box: Box(report: .guarantee))
+        let guarantee = Guarantee(report: .guarantee)
         return (guarantee, resolveFunction(guarantee.box))
     }
 
-    private static func resolveFunction(_ box: Box<T>) -> (T) -> Void {
+    private static func resolveFunction(_ box: PMKBox<T>) -> (T) -> Void {
         { value in
             if !box.seal(value) { conf.logHandler(.doubleResolution) }
         }
@@ -51,13 +55,8 @@ public final class Guarantee<T>: Thenable, @unchecked Sendable {
         box.pipe { to(.success($0)) }
     }
 
-    /// Calls `to` with the value once resolved.
-    func pipe(to: @escaping (T) -> Void) {
-        box.pipe(to)
-    }
-
     /// `.success(value)` once resolved, `nil` while pending.
-    public var result: Result<T, Error>? { box.value.map { .success($0) } }
+    public var result: Result<T, Error>? { sealedValue.map { .success($0) } }
 }
 
 extension Guarantee {
@@ -68,10 +67,11 @@ extension Guarantee {
     ) -> Guarantee<Void> {
         let rg = Guarantee<Void>(.pending)
         pipe { (value: T) in
-            on.async(flags: flags) {
+            func step() {
                 body(value)
                 rg.box.seal(())
             }
+            if let on { on.async(flags: flags) { step() } } else { step() }
         }
         return rg
     }
@@ -92,7 +92,7 @@ extension Guarantee {
     ) -> Guarantee<U> {
         let rg = Guarantee<U>(.pending)
         pipe { (value: T) in
-            on.async(flags: flags) { rg.box.seal(body(value)) }
+            if let on { on.async(flags: flags) { rg.box.seal(body(value)) } } else { rg.box.seal(body(value)) }
         }
         return rg
     }
@@ -104,7 +104,8 @@ extension Guarantee {
     ) -> Guarantee<U> {
         let rg = Guarantee<U>(.pending)
         pipe { (value: T) in
-            on.async(flags: flags) { body(value).pipe { (next: U) in rg.box.seal(next) } }
+            func step() { body(value).pipe { (next: U) in rg.box.seal(next) } }
+            if let on { on.async(flags: flags) { step() } } else { step() }
         }
         return rg
     }
@@ -118,7 +119,7 @@ extension Guarantee {
     /// `.waitOnMainThread` and blocks anyway, as PromiseKit does.
     public func wait() -> T {
         if Thread.isMainThread { conf.logHandler(.waitOnMainThread) }
-        if let value = box.value { return value }
+        if let value = sealedValue { return value }
         let semaphore = DispatchSemaphore(value: 0)
         var outcome: T?
         pipe { (value: T) in
@@ -200,7 +201,7 @@ extension Guarantee where T: Sequence, T.Iterator.Element: Comparable {
 extension Guarantee where T == Void {
     /// A guarantee already resolved with `()`.
     public convenience init() {
-        self.init(box: Box(sealed: ()))
+        self.init(sealed: ())
     }
 
     /// A guarantee already resolved with `()`.

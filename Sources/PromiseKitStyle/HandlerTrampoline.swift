@@ -39,18 +39,30 @@ final class HandlerTrampoline {
     private var graveyard: [Any] = []
     private var burying = false
 
-    /// The calling thread's trampoline.
-    static var current: HandlerTrampoline {
-        if let raw = pthread_getspecific(trampolineKey) {
-            return Unmanaged<HandlerTrampoline>.fromOpaque(raw).takeUnretainedValue()
+    /// Calls `body` with the calling thread's trampoline (without retaining it: the thread owns it).
+    @inline(__always)
+    private static func withCurrent<V>(_ body: (HandlerTrampoline) -> V) -> V {
+        let raw: UnsafeMutableRawPointer
+        if let existing = pthread_getspecific(trampolineKey) {
+            raw = existing
+        } else {
+            raw = Unmanaged.passRetained(HandlerTrampoline()).toOpaque()
+            pthread_setspecific(trampolineKey, raw)
         }
-        let created = HandlerTrampoline()
-        pthread_setspecific(trampolineKey, Unmanaged.passRetained(created).toOpaque())
-        return created
+        return Unmanaged<HandlerTrampoline>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
     }
 
     /// Runs `handlers` with `value` now, or queues the run if this thread is already `maxInlineDepth` runs deep.
-    func run<R>(_ handlers: Handlers<R>, with value: R) {
+    static func run<R>(_ handlers: Handlers<R>, with value: R) {
+        withCurrent { $0.run(handlers, with: value) }
+    }
+
+    /// See the instance method.
+    static func bury<R>(_ handlers: inout Handlers<R>) {
+        withCurrent { $0.bury(&handlers) }
+    }
+
+    private func run<R>(_ handlers: Handlers<R>, with value: R) {
         guard depth < HandlerTrampoline.maxInlineDepth else {
             queued.append { handlers.run(value) }
             return
@@ -70,8 +82,8 @@ final class HandlerTrampoline {
 
     /// Takes `handlers` out of a dying box and releases them iteratively: releasing one may deallocate the next
     /// pending box, whose own `bury` only appends while the outermost call is still looping.
-    func bury<R>(_ handlers: inout Handlers<R>) {
-        graveyard.append(handlers.take())
+    private func bury<R>(_ handlers: inout Handlers<R>) {
+        graveyard.append(handlers.take())  // the box's list is now empty: the graveyard holds the only reference
         guard !burying else { return }
         burying = true
         while graveyard.popLast() != nil {}

@@ -19,30 +19,34 @@ enum PMKUnambiguousInitializer {
 ///     }
 ///
 /// Handlers run on `conf.Q` (the main queue by default) unless a call passes `on:`; see <doc:HowTheHandlerQueueWorks>.
-public final class Promise<T>: Thenable, CatchMixin, @unchecked Sendable {
-    let box: Box<Result<T, Error>>
-    /// Set when created from an `async` closure: cancelling a Swift task awaiting `async()` cancels this task.
-    let task: Task<Void, Never>?
+public final class Promise<T>: PMKBox<Result<T, Error>>, Thenable, CatchMixin, @unchecked Sendable {
+    /// Set (once, before the object is shared) when created from an `async` closure: cancelling a Swift task
+    /// awaiting `async()` cancels this task.
+    var task: Task<Void, Never>?
 
-    init(box: Box<Result<T, Error>>, task: Task<Void, Never>? = nil) {
-        self.box = box
-        self.task = task
+    /// The promise's state (the promise itself: see `PMKBox`).
+    var box: PMKBox<Result<T, Error>> { self }
+
+    override init(report: PendingReport = .none) {
+        super.init(report: report)
     }
 
     init(_: PMKUnambiguousInitializer) {
-        box = Box()
-        task = nil
+        super.init(report: .none)
+    }
+
+    override init(sealed value: Result<T, Error>) {
+        super.init(sealed: value)
     }
 
     /// A promise already fulfilled with `value`.
     public class func value(_ value: T) -> Promise<T> {
-        Promise(box: Box(sealed: .success(value)))
+        Promise(sealed: .success(value))
     }
 
     /// A promise already rejected with `error`.
     public init(error: Error) {
-        box = Box(sealed: .failure(error))
-        task = nil
+        super.init(sealed: .failure(error))
     }
 
     /// A promise that resolves as `bridge` does.
@@ -54,8 +58,7 @@ public final class Promise<T>: Thenable, CatchMixin, @unchecked Sendable {
 
     /// A promise resolved through the ``Resolver`` passed to `body`; if `body` throws, the promise rejects.
     public init(resolver body: (Resolver<T>) throws -> Void) {
-        box = Box(report: .promise)
-        task = nil
+        super.init(report: .promise)
         let resolver = Resolver(box)
         do {
             try body(resolver)
@@ -66,7 +69,7 @@ public final class Promise<T>: Thenable, CatchMixin, @unchecked Sendable {
 
     /// A pending promise and the resolver that settles it.
     public class func pending() -> (promise: Promise<T>, resolver: Resolver<T>) {
-        let promise = Promise(box: Box(report: .promise))
+        let promise = Promise(report: .promise)
         return (promise, Resolver(promise.box))
     }
 
@@ -76,7 +79,7 @@ public final class Promise<T>: Thenable, CatchMixin, @unchecked Sendable {
     }
 
     /// The result, or `nil` while pending.
-    public var result: Result<T, Error>? { box.value }
+    public var result: Result<T, Error>? { sealedValue }
 }
 
 extension Promise {
@@ -102,6 +105,6 @@ extension Promise {
 extension Promise where T == Void {
     /// A promise already fulfilled with `()`.
     public convenience init() {
-        self.init(box: Box(sealed: .success(())))
+        self.init(sealed: .success(()))
     }
 }

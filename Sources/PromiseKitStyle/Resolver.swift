@@ -1,9 +1,12 @@
 /// Settles the promise it came with. The first resolution wins; later ones change nothing and are reported to
 /// `conf.logHandler` as `.doubleResolution`.
-public final class Resolver<T>: @unchecked Sendable {
-    let box: Box<Result<T, Error>>
+///
+/// A struct holding the promise (PromiseKit's is a class): creating one allocates nothing. A promise deallocated while
+/// pending is reported by the promise itself, so nothing depends on the resolver's lifetime.
+public struct Resolver<T>: Sendable {
+    let box: PMKBox<Result<T, Error>>
 
-    init(_ box: Box<Result<T, Error>>) {
+    init(_ box: PMKBox<Result<T, Error>>) {
         self.box = box
     }
 }

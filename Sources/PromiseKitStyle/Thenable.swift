@@ -26,17 +26,18 @@ extension Thenable {
     ) -> Promise<U.T> {
         let rp = Promise<U.T>(.pending)
         pipe {
+            func step(_ value: T) {
+                do {
+                    let next = try body(value)
+                    guard next !== rp else { throw PMKError.returnedSelf }
+                    next.pipe { rp.box.seal($0) }
+                } catch {
+                    rp.box.seal(.failure(error))
+                }
+            }
             switch $0 {
             case .success(let value):
-                on.async(flags: flags) {
-                    do {
-                        let next = try body(value)
-                        guard next !== rp else { throw PMKError.returnedSelf }
-                        next.pipe { rp.box.seal($0) }
-                    } catch {
-                        rp.box.seal(.failure(error))
-                    }
-                }
+                if let on { on.async(flags: flags) { step(value) } } else { step(value) }
             case .failure(let error):
                 rp.box.seal(.failure(error))
             }
@@ -50,15 +51,16 @@ extension Thenable {
     ) -> Promise<U> {
         let rp = Promise<U>(.pending)
         pipe {
+            func step(_ value: T) {
+                do {
+                    rp.box.seal(.success(try transform(value)))
+                } catch {
+                    rp.box.seal(.failure(error))
+                }
+            }
             switch $0 {
             case .success(let value):
-                on.async(flags: flags) {
-                    do {
-                        rp.box.seal(.success(try transform(value)))
-                    } catch {
-                        rp.box.seal(.failure(error))
-                    }
-                }
+                if let on { on.async(flags: flags) { step(value) } } else { step(value) }
             case .failure(let error):
                 rp.box.seal(.failure(error))
             }
@@ -72,16 +74,17 @@ extension Thenable {
     ) -> Promise<U> {
         let rp = Promise<U>(.pending)
         pipe {
+            func step(_ value: T) {
+                do {
+                    guard let mapped = try transform(value) else { throw PMKError.compactMap(value, U.self) }
+                    rp.box.seal(.success(mapped))
+                } catch {
+                    rp.box.seal(.failure(error))
+                }
+            }
             switch $0 {
             case .success(let value):
-                on.async(flags: flags) {
-                    do {
-                        guard let mapped = try transform(value) else { throw PMKError.compactMap(value, U.self) }
-                        rp.box.seal(.success(mapped))
-                    } catch {
-                        rp.box.seal(.failure(error))
-                    }
-                }
+                if let on { on.async(flags: flags) { step(value) } } else { step(value) }
             case .failure(let error):
                 rp.box.seal(.failure(error))
             }
@@ -95,16 +98,17 @@ extension Thenable {
     ) -> Promise<Void> {
         let rp = Promise<Void>(.pending)
         pipe {
+            func step(_ value: T) {
+                do {
+                    try body(value)
+                    rp.box.seal(.success(()))
+                } catch {
+                    rp.box.seal(.failure(error))
+                }
+            }
             switch $0 {
             case .success(let value):
-                on.async(flags: flags) {
-                    do {
-                        try body(value)
-                        rp.box.seal(.success(()))
-                    } catch {
-                        rp.box.seal(.failure(error))
-                    }
-                }
+                if let on { on.async(flags: flags) { step(value) } } else { step(value) }
             case .failure(let error):
                 rp.box.seal(.failure(error))
             }

@@ -252,19 +252,19 @@ public func when(guarantees: [Guarantee<Void>]) -> Guarantee<Void> {
 
 /// Waits for every guarantee and gives their values in input order.
 public func when<T>(guarantees: [Guarantee<T>]) -> Guarantee<[T]> {
-    resolvedCountdown(guarantees).map(on: nil) { guarantees.map { $0.box.value! } }
+    resolvedCountdown(guarantees).map(on: nil) { guarantees.map { $0.sealedValue! } }
 }
 
 /// Waits for both guarantees.
 public func when<U, V>(guarantees gu: Guarantee<U>, _ gv: Guarantee<V>) -> Guarantee<(U, V)> {
-    resolvedCountdown([gu.asVoid(), gv.asVoid()]).map(on: nil) { (gu.box.value!, gv.box.value!) }
+    resolvedCountdown([gu.asVoid(), gv.asVoid()]).map(on: nil) { (gu.sealedValue!, gv.sealedValue!) }
 }
 
 /// Waits for all three guarantees.
 public func when<U, V, W>(guarantees gu: Guarantee<U>, _ gv: Guarantee<V>, _ gw: Guarantee<W>) -> Guarantee<(U, V, W)>
 {
     resolvedCountdown([gu.asVoid(), gv.asVoid(), gw.asVoid()]).map(on: nil) {
-        (gu.box.value!, gv.box.value!, gw.box.value!)
+        (gu.sealedValue!, gv.sealedValue!, gw.sealedValue!)
     }
 }
 
@@ -273,7 +273,7 @@ public func when<U, V, W, X>(
     guarantees gu: Guarantee<U>, _ gv: Guarantee<V>, _ gw: Guarantee<W>, _ gx: Guarantee<X>
 ) -> Guarantee<(U, V, W, X)> {
     resolvedCountdown([gu.asVoid(), gv.asVoid(), gw.asVoid(), gx.asVoid()]).map(on: nil) {
-        (gu.box.value!, gv.box.value!, gw.box.value!, gx.box.value!)
+        (gu.sealedValue!, gv.sealedValue!, gw.sealedValue!, gx.sealedValue!)
     }
 }
 
@@ -282,6 +282,6 @@ public func when<U, V, W, X, Y>(
     guarantees gu: Guarantee<U>, _ gv: Guarantee<V>, _ gw: Guarantee<W>, _ gx: Guarantee<X>, _ gy: Guarantee<Y>
 ) -> Guarantee<(U, V, W, X, Y)> {
     resolvedCountdown([gu.asVoid(), gv.asVoid(), gw.asVoid(), gx.asVoid(), gy.asVoid()]).map(on: nil) {
-        (gu.box.value!, gv.box.value!, gw.box.value!, gx.box.value!, gy.box.value!)
+        (gu.sealedValue!, gv.sealedValue!, gw.sealedValue!, gx.sealedValue!, gy.sealedValue!)
     }
 }
