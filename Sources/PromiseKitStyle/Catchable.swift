@@ -18,7 +18,7 @@ extension CatchMixin {
         pipe {
             switch $0 {
             case .failure(let error) where policy == .allErrors || !error.isCancelled:
-                on.async(flags: flags) {
+                on.dispatch(flags: flags) {
                     body(error)
                     finalizer.resolve()
                 }
@@ -41,7 +41,7 @@ extension CatchMixin {
             case .success(let value):
                 rp.box.seal(.success(value))
             case .failure(let error) where policy == .allErrors || !error.isCancelled:
-                on.async(flags: flags) {
+                on.dispatch(flags: flags) {
                     do {
                         let next = try body(error)
                         guard next !== rp else { throw PMKError.returnedSelf }
@@ -69,7 +69,7 @@ extension CatchMixin {
             case .success(let value):
                 rg.box.seal(value)
             case .failure(let error):
-                on.async(flags: flags) { body(error).pipe { (value: T) in rg.box.seal(value) } }
+                on.dispatch(flags: flags) { body(error).pipe { (value: T) in rg.box.seal(value) } }
             }
         }
         return rg
@@ -83,7 +83,7 @@ extension CatchMixin {
     ) -> Promise<T> {
         let rp = Promise<T>(.pending)
         pipe { result in
-            on.async(flags: flags) {
+            on.dispatch(flags: flags) {
                 body()
                 rp.box.seal(result)
             }
@@ -98,7 +98,7 @@ extension CatchMixin {
     ) -> Promise<T> {
         let rp = Promise<T>(.pending)
         pipe { result in
-            on.async(flags: flags) {
+            on.dispatch(flags: flags) {
                 body().pipe { (_: Void) in rp.box.seal(result) }
             }
         }
@@ -125,7 +125,7 @@ extension CatchMixin where T == Void {
             case .success:
                 rg.box.seal(())
             case .failure(let error):
-                on.async(flags: flags) {
+                on.dispatch(flags: flags) {
                     body(error)
                     rg.box.seal(())
                 }
@@ -145,7 +145,7 @@ extension CatchMixin where T == Void {
             case .success:
                 rp.box.seal(.success(()))
             case .failure(let error) where policy == .allErrors || !error.isCancelled:
-                on.async(flags: flags) {
+                on.dispatch(flags: flags) {
                     do {
                         try body(error)
                         rp.box.seal(.success(()))

@@ -71,7 +71,7 @@ extension Guarantee {
                 body(value)
                 rg.box.seal(())
             }
-            if let on { on.async(flags: flags) { step() } } else { step() }
+            if let on { on.dispatch(flags: flags) { step() } } else { step() }
         }
         return rg
     }
@@ -92,7 +92,7 @@ extension Guarantee {
     ) -> Guarantee<U> {
         let rg = Guarantee<U>(.pending)
         pipe { (value: T) in
-            if let on { on.async(flags: flags) { rg.box.seal(body(value)) } } else { rg.box.seal(body(value)) }
+            if let on { on.dispatch(flags: flags) { rg.box.seal(body(value)) } } else { rg.box.seal(body(value)) }
         }
         return rg
     }
@@ -105,7 +105,7 @@ extension Guarantee {
         let rg = Guarantee<U>(.pending)
         pipe { (value: T) in
             func step() { body(value).pipe { (next: U) in rg.box.seal(next) } }
-            if let on { on.async(flags: flags) { step() } } else { step() }
+            if let on { on.dispatch(flags: flags) { step() } } else { step() }
         }
         return rg
     }

@@ -37,7 +37,7 @@ extension Thenable {
             }
             switch $0 {
             case .success(let value):
-                if let on { on.async(flags: flags) { step(value) } } else { step(value) }
+                if let on { on.dispatch(flags: flags) { step(value) } } else { step(value) }
             case .failure(let error):
                 rp.box.seal(.failure(error))
             }
@@ -60,7 +60,7 @@ extension Thenable {
             }
             switch $0 {
             case .success(let value):
-                if let on { on.async(flags: flags) { step(value) } } else { step(value) }
+                if let on { on.dispatch(flags: flags) { step(value) } } else { step(value) }
             case .failure(let error):
                 rp.box.seal(.failure(error))
             }
@@ -84,7 +84,7 @@ extension Thenable {
             }
             switch $0 {
             case .success(let value):
-                if let on { on.async(flags: flags) { step(value) } } else { step(value) }
+                if let on { on.dispatch(flags: flags) { step(value) } } else { step(value) }
             case .failure(let error):
                 rp.box.seal(.failure(error))
             }
@@ -108,7 +108,7 @@ extension Thenable {
             }
             switch $0 {
             case .success(let value):
-                if let on { on.async(flags: flags) { step(value) } } else { step(value) }
+                if let on { on.dispatch(flags: flags) { step(value) } } else { step(value) }
             case .failure(let error):
                 rp.box.seal(.failure(error))
             }
@@ -133,7 +133,7 @@ extension Thenable {
     ) -> Promise<T> {
         let rp = Promise<T>(.pending)
         pipe { result in
-            on.async(flags: flags) {
+            on.dispatch(flags: flags) {
                 body(result)
                 rp.box.seal(result)
             }
