@@ -32,19 +32,20 @@ public final class Guarantee<T>: PMKBox<T>, Thenable, @unchecked Sendable {
     }
 
     /// A guarantee resolved by calling the function passed to `body`; calls after the first change nothing and are
-    /// reported to `conf.logHandler` as `.doubleResolution`.
-    public init(resolver body: (@escaping (T) -> Void) -> Void) {
+    /// reported to `conf.logHandler` as `.doubleResolution`. The function is `@Sendable` (PromiseKit's is not), so
+    /// it can be handed to a DispatchQueue in Swift 6 mode; code written for PromiseKit compiles unchanged.
+    public init(resolver body: (@escaping @Sendable (T) -> Void) -> Void) {
         super.init(report: .guarantee)
         body(Guarantee.resolveFunction(box))
     }
 
-    /// A pending guarantee and the function that resolves it.
-    public class func pending() -> (guarantee: Guarantee<T>, resolve: (T) -> Void) {
+    /// A pending guarantee and the (`@Sendable`) function that resolves it.
+    public class func pending() -> (guarantee: Guarantee<T>, resolve: @Sendable (T) -> Void) {
         let guarantee = Guarantee(report: .guarantee)
         return (guarantee, resolveFunction(guarantee.box))
     }
 
-    private static func resolveFunction(_ box: PMKBox<T>) -> (T) -> Void {
+    private static func resolveFunction(_ box: PMKBox<T>) -> @Sendable (T) -> Void {
         { value in
             if !box.seal(value) { conf.logHandler(.doubleResolution) }
         }

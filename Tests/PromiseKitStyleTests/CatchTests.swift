@@ -1,0 +1,195 @@
+import Dispatch
+import Foundation
+import PromiseKitStyle
+import Testing
+
+struct Cancelled: CancellableError {
+    var isCancelled: Bool { true }
+}
+
+struct NotCancelled: CancellableError {
+    var isCancelled: Bool { false }
+}
+
+@Suite("catch, recover, ensure and cancellation")
+struct CatchTests {
+    @Test func catchSeesTheErrorAndFinallyRuns() async {
+        let events = EventLog()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Promise<Int>(error: TestError(code: 3))
+                .done(on: testQueue) { _ in events.add("done") }
+                .catch(on: testQueue) { events.add("catch \(($0 as? TestError)?.code ?? 0)") }
+                .finally(on: testQueue) {
+                    events.add("finally")
+                    continuation.resume()
+                }
+        }
+        #expect(events.all == ["catch 3", "finally"])
+    }
+
+    @Test func finallyRunsWhenFulfilledAndCatchDoesNot() async {
+        let events = EventLog()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Promise.value(1)
+                .catch(on: testQueue, flags: .barrier) { _ in events.add("catch") }
+                .finally(on: testQueue, flags: .barrier) {
+                    events.add("finally")
+                    continuation.resume()
+                }
+        }
+        #expect(events.all == ["finally"])
+    }
+
+    @Test func catchSkipsCancellationByDefaultButNotUnderAllErrors() async {
+        let events = EventLog()
+        for error in [PMKError.cancelled as Error, Cancelled(), CancellationError()] {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                Promise<Int>(error: error)
+                    .catch(on: testQueue, policy: .allErrorsExceptCancellation) { _ in events.add("default") }
+                    .finally(on: testQueue) { continuation.resume() }
+            }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                Promise<Int>(error: error)
+                    .catch(on: testQueue, policy: .allErrors) { _ in events.add("all") }
+                    .finally(on: testQueue) { continuation.resume() }
+            }
+        }
+        #expect(events.all == ["all", "all", "all"])
+    }
+
+    @Test func isCancelled() {
+        #expect(PMKError.cancelled.isCancelled)
+        #expect(!PMKError.badInput.isCancelled)
+        #expect(Cancelled().isCancelled)
+        #expect(!NotCancelled().isCancelled)
+        #expect(CancellationError().isCancelled)
+        #expect(URLError(.cancelled).isCancelled)
+        #expect(!URLError(.timedOut).isCancelled)
+        #expect(CocoaError(.userCancelled).isCancelled)
+        #expect(!TestError().isCancelled)
+    }
+
+    @Test func recoverWithAPromise() async throws {
+        let recovered = try await Promise<Int>(error: TestError())
+            .recover(on: testQueue) { _ in Promise.value(5) }
+            .async()
+        #expect(recovered == 5)
+        let untouched = try await Promise.value(1).recover(on: testQueue) { _ in Promise.value(5) }.async()
+        #expect(untouched == 1)
+        await #expect(throws: TestError(code: 2)) {
+            try await Promise<Int>(error: TestError(code: 1))
+                .recover(on: testQueue, flags: .barrier) { _ -> Promise<Int> in throw TestError(code: 2) }
+                .async()
+        }
+    }
+
+    @Test func recoverSkipsCancellationUnlessAllErrors() async throws {
+        var ran = false
+        do {
+            _ = try await Promise<Int>(error: PMKError.cancelled)
+                .recover(on: testQueue) { _ -> Promise<Int> in
+                    ran = true
+                    return .value(1)
+                }
+                .async()
+            Issue.record("expected cancellation to pass through")
+        } catch PMKError.cancelled {}
+        #expect(!ran)
+        let value = try await Promise<Int>(error: PMKError.cancelled)
+            .recover(on: testQueue, policy: .allErrors) { _ in Promise.value(2) }
+            .async()
+        #expect(value == 2)
+    }
+
+    @Test func recoverReturningSelfRejects() async throws {
+        let (root, resolver) = Promise<Int>.pending()
+        var recovered: Promise<Int>!
+        recovered = root.recover(on: testQueue) { _ in recovered! }
+        resolver.reject(TestError())
+        do {
+            _ = try await recovered.async()
+            Issue.record("expected returnedSelf")
+        } catch PMKError.returnedSelf {}
+    }
+
+    @Test func recoverWithAGuaranteeHandlesEverything() async {
+        let fromError: Guarantee<Int> = Promise<Int>(error: PMKError.cancelled)
+            .recover(on: testQueue) { _ in Guarantee.value(3) }
+        #expect(await fromError.async() == 3)
+        let fromValue: Guarantee<Int> = Promise.value(4).recover(on: testQueue, flags: .barrier) { _ in .value(0) }
+        #expect(await fromValue.async() == 4)
+    }
+
+    @Test func voidRecoverForms() async throws {
+        var handled: [String] = []
+        let guarantee: Guarantee<Void> = Promise<Void>(error: TestError()).recover(on: testQueue) { (_: Error) in
+            handled.append("guarantee")
+        }
+        await guarantee.async()
+        let fulfilled: Guarantee<Void> = Promise<Void>().recover(on: testQueue) { (_: Error) in
+            handled.append("never")
+        }
+        await fulfilled.async()
+        let promise: Promise<Void> = Promise<Void>(error: TestError()).recover(on: testQueue, policy: .allErrors) {
+            (_: Error) throws in handled.append("promise")
+        }
+        try await promise.async()
+        let rethrown: Promise<Void> = Promise<Void>(error: TestError(code: 1)).recover(on: testQueue, policy: .allErrors) {
+            (_: Error) throws in throw TestError(code: 2)
+        }
+        await #expect(throws: TestError(code: 2)) { try await rethrown.async() }
+        let cancelled: Promise<Void> = Promise<Void>(error: PMKError.cancelled).recover(
+            on: testQueue, policy: .allErrorsExceptCancellation
+        ) { (_: Error) throws in handled.append("cancelled") }
+        await #expect(throws: PMKError.self) { try await cancelled.async() }
+        let ok: Promise<Void> = Promise<Void>().recover(on: testQueue, policy: .allErrors) { (_: Error) throws in
+            handled.append("never")
+        }
+        try await ok.async()
+        #expect(handled == ["guarantee", "promise"])
+    }
+
+    @Test func ensureRunsEitherWay() async throws {
+        var ensured = 0
+        #expect(try await Promise.value(1).ensure(on: testQueue) { ensured += 1 }.async() == 1)
+        await #expect(throws: TestError.self) {
+            try await Promise<Int>(error: TestError()).ensure(on: testQueue, flags: .barrier) { ensured += 1 }.async()
+        }
+        #expect(ensured == 2)
+    }
+
+    @Test func ensureThenWaitsForItsGuarantee() async throws {
+        let events = EventLog()
+        let value = try await Promise.value(1)
+            .ensureThen(on: testQueue) {
+                events.add("ensureThen")
+                return after(.milliseconds(20)).map(on: nil) { events.add("after") }
+            }
+            .get(on: testQueue) { _ in events.add("get") }
+            .async()
+        #expect(value == 1)
+        #expect(events.all == ["ensureThen", "after", "get"])
+        await #expect(throws: TestError.self) {
+            try await Promise<Int>(error: TestError()).ensureThen(on: testQueue, flags: .barrier) { Guarantee() }
+                .async()
+        }
+    }
+}
+
+/// A thread-safe list of strings for tests whose handlers run on several queues.
+final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [String] = []
+
+    func add(_ event: String) {
+        lock.lock()
+        events.append(event)
+        lock.unlock()
+    }
+
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return events
+    }
+}
