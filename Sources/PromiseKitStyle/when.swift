@@ -47,15 +47,6 @@ public func when<U: Thenable>(fulfilled thenables: [U]) -> Promise<[U.T]> {
     fulfilledCountdown(thenables).map(on: nil) { thenables.map { $0.value! } }
 }
 
-/// Waits for every promise, whatever its type, to fulfil; the values come back as `Any`, in input order.
-public func when(fulfilled thenables: [any Thenable]) -> Promise<[Any]> {
-    fulfilledCountdown(thenables.map { $0.asVoid() }).map(on: nil) { thenables.map { $0.anyValue! } }
-}
-
-extension Thenable {
-    fileprivate var anyValue: Any? { value }
-}
-
 /// Waits for every `Void` promise to fulfil.
 public func when<U: Thenable>(fulfilled promises: U...) -> Promise<Void> where U.T == Void {
     fulfilledCountdown(promises)
