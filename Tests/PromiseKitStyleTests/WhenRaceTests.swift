@@ -208,4 +208,11 @@ final class Counter: @unchecked Sendable {
         defer { lock.unlock() }
         return peak
     }
+
+    /// How many times `enter` was called, for counters that never `leave`.
+    var total: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return current
+    }
 }

@@ -1,0 +1,116 @@
+// The code samples of PromiseKitStyle.docc (the landing page and "How the handler queue works"), compiled and run
+// here so the docs cannot drift from the code. Keep both in step.
+import Dispatch
+import PromiseKitStyle
+import Testing
+
+// MARK: The classic chained-then example
+
+struct User {
+    let name: String
+}
+
+func login() -> Promise<User> {
+    DispatchQueue.global().async(.promise) { User(name: "Ada") }
+}
+
+func fetchMessageCount(for user: User) -> Promise<Int> {
+    Promise { seal in
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.01) { seal.fulfill(user.name.count) }
+    }
+}
+
+/// Uses the default queues (`conf.Q`): run it where the main queue is served, or after
+/// `conf.Q = (map: DispatchQueue.global(), return: DispatchQueue.global())`.
+func classicChain() -> Promise<String> {
+    firstly {
+        login()
+    }.then { user in
+        fetchMessageCount(for: user).map { count in (user, count) }
+    }.map { user, count in
+        "Hello, \(user.name)! You have \(count) new messages."
+    }
+}
+
+/// The same chain with every step's queue chosen explicitly.
+func classicChain(on queue: DispatchQueue) -> Promise<String> {
+    firstly {
+        login()
+    }.then(on: queue) { user in
+        fetchMessageCount(for: user).map(on: queue) { count in (user, count) }
+    }.map(on: queue) { user, count in
+        "Hello, \(user.name)! You have \(count) new messages."
+    }
+}
+
+// MARK: The barrier, spelled with a real DispatchQueue (PromiseKit 8's arrangement, for comparison)
+
+/// A handler list behind a concurrent queue: reads with `sync`, writes with `sync(flags: .barrier)`.
+final class QueueBox<Value>: @unchecked Sendable {
+    private let barrier = DispatchQueue(label: "QueueBox", attributes: .concurrent)
+    private var sealed: Value?
+    private var handlers: [(Value) -> Void] = []
+
+    var value: Value? { barrier.sync { sealed } }
+
+    func pipe(_ handler: @escaping (Value) -> Void) {
+        let ready: Value? = barrier.sync(flags: .barrier) {
+            if let sealed { return sealed }
+            handlers.append(handler)
+            return nil
+        }
+        if let ready { handler(ready) }  // outside the barrier
+    }
+
+    func seal(_ value: Value) {
+        let taken: [(Value) -> Void]? = barrier.sync(flags: .barrier) {
+            guard sealed == nil else { return nil }  // already sealed: change nothing
+            sealed = value
+            defer { handlers = [] }
+            return handlers
+        }
+        for handler in taken ?? [] { handler(value) }  // outside the barrier
+    }
+}
+
+@Suite("Documentation samples")
+struct ArticleExampleTests {
+    @Test func classicChainWithExplicitQueues() async throws {
+        #expect(try await classicChain(on: testQueue).async() == "Hello, Ada! You have 3 new messages.")
+    }
+
+    @Test func handlerQueueEndToEnd() async throws {
+        let done = DispatchSemaphore(value: 0)
+        var log: [String] = []
+        firstly {
+            login()
+        }.map(on: testQueue) { user in
+            user.name.uppercased()
+        }.done(on: testQueue) { name in
+            log.append(name)
+        }.catch(on: testQueue) { error in
+            log.append("failed: \(error)")
+        }.finally(on: testQueue) {
+            done.signal()
+        }
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                done.wait()
+                continuation.resume()
+            }
+        }
+        #expect(log == ["ADA"])
+    }
+
+    @Test func queueBoxBehavesLikeTheInlineBarrier() {
+        let box = QueueBox<Int>()
+        var seen: [Int] = []
+        box.pipe { seen.append($0) }
+        #expect(box.value == nil)
+        box.seal(1)
+        box.seal(2)  // ignored
+        box.pipe { seen.append($0 * 10) }  // already sealed: runs now
+        #expect(seen == [1, 10])
+        #expect(box.value == 1)
+    }
+}

@@ -1,0 +1,214 @@
+import Dispatch
+import Foundation
+import PromiseKitStyle
+import Testing
+
+private let queueKey = DispatchSpecificKey<String>()
+
+/// Everything that reads or writes the global `conf`, or raises log events (which land in `conf.logHandler`), lives
+/// here: the suite runs serially, and each test restores `conf`.
+@Suite("Global configuration and log events", .serialized)
+struct ConfigurationTests {
+    /// Runs `body` with `conf.logHandler` recording events; restores the whole configuration afterwards.
+    private func recordingEvents(_ body: (EventLog) async throws -> Void) async rethrows {
+        let saved = conf
+        defer { conf = saved }
+        let events = EventLog()
+        conf.logHandler = { event in
+            switch event {
+            case .waitOnMainThread: events.add("waitOnMainThread")
+            case .pendingPromiseDeallocated: events.add("pendingPromiseDeallocated")
+            case .pendingGuaranteeDeallocated: events.add("pendingGuaranteeDeallocated")
+            case .cauterized(let error): events.add("cauterized \((error as? TestError)?.code ?? -1)")
+            case .doubleResolution: events.add("doubleResolution")
+            }
+        }
+        try await body(events)
+    }
+
+    @Test func defaultsArePromiseKits() {
+        let defaults = PMKConfiguration()
+        // On Linux each `DispatchQueue.main` access makes a new wrapper of the same queue: compare labels.
+        #expect(defaults.Q.map?.label == DispatchQueue.main.label)
+        #expect(defaults.Q.return?.label == DispatchQueue.main.label)
+        #expect(defaults.catchPolicy == .allErrorsExceptCancellation)
+        defaults.logHandler(.doubleResolution)  // prints; must not crash
+        defaults.logHandler(.cauterized(TestError()))
+        defaults.logHandler(.waitOnMainThread)
+        defaults.logHandler(.pendingPromiseDeallocated)
+        defaults.logHandler(.pendingGuaranteeDeallocated)
+    }
+
+    @Test func handlersDefaultToConfQ() async throws {
+        let saved = conf
+        defer { conf = saved }
+        let mapQueue = DispatchQueue(label: "map")
+        mapQueue.setSpecific(key: queueKey, value: "map")
+        let returnQueue = DispatchQueue(label: "return")
+        returnQueue.setSpecific(key: queueKey, value: "return")
+        conf.Q = (map: mapQueue, return: returnQueue)
+        let events = EventLog()
+        let value = try await Promise.value(1)
+            .map { value -> Int in
+                events.add("map on \(DispatchQueue.getSpecific(key: queueKey) ?? "?")")
+                return value
+            }
+            .get { _ in events.add("get on \(DispatchQueue.getSpecific(key: queueKey) ?? "?")") }
+            .async()
+        #expect(value == 1)
+        await Guarantee.value(1).done { _ in events.add("done on \(DispatchQueue.getSpecific(key: queueKey) ?? "?")") }
+            .async()
+        #expect(events.all == ["map on map", "get on return", "done on return"])
+    }
+
+    @Test func nilConfQRunsInline() async throws {
+        let saved = conf
+        defer { conf = saved }
+        conf.Q = (map: nil, return: nil)
+        var ran = false
+        _ = Promise.value(1).done { _ in ran = true }
+        #expect(ran)
+    }
+
+    @Test func catchPolicyDefaultComesFromConf() async {
+        let saved = conf
+        defer { conf = saved }
+        conf.catchPolicy = .allErrors
+        let events = EventLog()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Promise<Int>(error: PMKError.cancelled)
+                .catch(on: testQueue) { _ in events.add("caught cancellation") }
+                .finally(on: testQueue) { continuation.resume() }
+        }
+        #expect(events.all == ["caught cancellation"])
+    }
+
+    @Test func doubleResolutionIsIgnoredAndReported() async {
+        await recordingEvents { events in
+            let (promise, resolver) = Promise<Int>.pending()
+            resolver.fulfill(1)
+            resolver.reject(TestError())
+            resolver.fulfill(2)
+            #expect(promise.value == 1)
+            let thrownAfterResolving = Promise<Int> { seal in
+                seal.fulfill(3)
+                throw TestError()
+            }
+            #expect(thrownAfterResolving.value == 3)
+            let (guarantee, resolve) = Guarantee<Int>.pending()
+            resolve(4)
+            resolve(5)
+            #expect(guarantee.value == 4)
+            _ = Guarantee<Int> { seal in
+                seal(6)
+                seal(7)
+            }
+            #expect(events.all == Array(repeating: "doubleResolution", count: 5))
+        }
+    }
+
+    @Test func pendingPromisesAndGuaranteesDeallocatedAreReported() async {
+        await recordingEvents { events in
+            do { _ = Promise<Int>.pending() }
+            do { _ = Promise<Int> { _ in } }
+            do { _ = Guarantee<Int>.pending() }
+            do { _ = Guarantee<Int> { _ in } }
+            do {
+                // Resolved ones, and pending ones made internally by a chain, are not reported.
+                let (promise, resolver) = Promise<Int>.pending()
+                resolver.fulfill(1)
+                _ = promise
+                let (never, _) = Guarantee<Int>.pending()
+                _ = never.map(on: testQueue) { $0 }
+            }
+            #expect(
+                events.all == [
+                    "pendingPromiseDeallocated", "pendingPromiseDeallocated", "pendingGuaranteeDeallocated",
+                    "pendingGuaranteeDeallocated", "pendingGuaranteeDeallocated",
+                ])
+        }
+    }
+
+    @Test func cauterizeLogsTheError() async {
+        await recordingEvents { events in
+            conf.Q = (map: DispatchQueue.global(), return: DispatchQueue.global())
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                Promise<Int>(error: TestError(code: 5)).cauterize().finally { continuation.resume() }
+            }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                Promise<Int>(error: PMKError.cancelled).cauterize().finally { continuation.resume() }
+            }
+            #expect(events.all == ["cauterized 5"])
+        }
+    }
+
+    @Test func millionLinkPendingChainDeallocatesWithoutRecursion() async {
+        await recordingEvents { events in
+            do {
+                let (root, _) = Promise<Int>.pending()
+                var tail = root
+                for _ in 0..<LongChainTests.length { tail = tail.map(on: nil) { $0 + 1 } }
+                #expect(tail.isPending)
+            }  // root, resolver and the whole chain go away here
+            #expect(events.all == ["pendingPromiseDeallocated"])
+        }
+    }
+
+    @Test func concurrentResolutionsOneWinsEveryHandlerRunsOnce() async {
+        await recordingEvents { events in
+            let rounds = stressRun ? 2_000 : 100
+            let racers = 8
+            let handlersPerRound = 6
+            for round in 0..<rounds {
+                let (promise, resolver) = Promise<Int>.pending()
+                let runs = Counter()
+                let finished = DispatchGroup()
+                for index in 0..<handlersPerRound / 2 {
+                    finished.enter()
+                    promise.pipe { _ in
+                        runs.enter()
+                        finished.leave()
+                    }
+                    finished.enter()
+                    _ = promise.map(on: index.isMultiple(of: 2) ? concurrentQueue : nil) { _ in }.ensure(on: nil) {
+                        runs.enter()
+                        finished.leave()
+                    }
+                }
+                DispatchQueue.concurrentPerform(iterations: racers + 2) { racer in
+                    switch racer {
+                    case racers:
+                        // Register while the others resolve: must run exactly once too.
+                        finished.enter()
+                        promise.pipe { _ in
+                            runs.enter()
+                            finished.leave()
+                        }
+                    case racers + 1:
+                        _ = promise.result  // a concurrent read
+                    default:
+                        if racer.isMultiple(of: 2) {
+                            resolver.fulfill(racer)
+                        } else {
+                            resolver.reject(TestError(code: racer))
+                        }
+                    }
+                }
+                let completed = finished.wait(timeout: .now() + 30)
+                #expect(completed == .success, "round \(round)")
+                #expect(runs.total == handlersPerRound + 1, "round \(round)")
+                #expect(promise.isResolved)
+            }
+            #expect(events.all.count == rounds * (racers - 1))
+            #expect(Set(events.all) == ["doubleResolution"])
+        }
+    }
+
+    @Test func serverStyleConfigurationRunsTheClassicChain() async throws {
+        try await recordingEvents { _ in
+            conf.Q = (map: DispatchQueue.global(), return: DispatchQueue.global())
+            let text = try await classicChain().async()
+            #expect(text == "Hello, Ada! You have 3 new messages.")
+        }
+    }
+}
