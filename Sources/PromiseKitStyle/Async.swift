@@ -1,6 +1,10 @@
 // Swift concurrency, which PromiseKit 8 only half has: `async()` on both types (PromiseKit's, but without its hop
 // through `conf.Q.return`, i.e. the main queue) and creation from an `async` closure (the name the other styles use).
 
+/// The continuation `async()` resumes from the resolving thread; the value crosses over in an unchecked box because
+/// `T` need not be Sendable (the awaiting caller is the only one to receive it).
+typealias Resumption<V> = UnsafeContinuation<UncheckedSendable<V>, Never>
+
 extension Promise {
     /// Suspends until this promise resolves; returns the value or throws the error.
     ///
@@ -10,7 +14,7 @@ extension Promise {
     nonisolated(nonsending) public func async() async throws -> T {
         if let result { return try result.get() }
         let outcome = await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<UncheckedSendable<Result<T, Error>>, Never>) in
+            await withUnsafeContinuation { (continuation: Resumption<Result<T, Error>>) in
                 box.pipe { continuation.resume(returning: UncheckedSendable($0)) }
             }
         } onCancel: { [task] in
@@ -46,7 +50,7 @@ extension Guarantee {
     nonisolated(nonsending) public func async() async -> T {
         if let value = sealedValue { return value }
         let outcome = await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<UncheckedSendable<T>, Never>) in
+            await withUnsafeContinuation { (continuation: Resumption<T>) in
                 box.pipe { continuation.resume(returning: UncheckedSendable($0)) }
             }
         } onCancel: { [task] in

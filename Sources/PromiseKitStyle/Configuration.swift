@@ -6,11 +6,11 @@ import Synchronization
 /// Set them early in the program's life. Unlike PromiseKit's, the global is guarded by a lock, so a read racing a
 /// write is safe (each access sees a whole configuration).
 public struct PMKConfiguration {
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// The default queues for handlers: `map` for `then`, `map`, `compactMap`, `recover`, `tap`; `return` for
     /// `done`, `get`, `catch`, `ensure`, `finally`. Both default to `DispatchQueue.main`, which on Linux only runs
     /// blocks while the main thread serves it; servers and command-line tools set
     /// `conf.Q = (map: DispatchQueue.global(), return: DispatchQueue.global())`. A `nil` queue runs handlers inline.
-    // swift-format-ignore: AlwaysUseLowerCamelCase
     public var Q: (map: DispatchQueue?, return: DispatchQueue?) = (map: DispatchQueue.main, return: DispatchQueue.main)
 
     /// The default policy of `catch` and `recover`: skip cancellation errors.

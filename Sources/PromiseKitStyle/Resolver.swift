@@ -64,6 +64,7 @@ extension Resolver where T == Void {
         }
     }
 
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// Fulfils with `()`. (The underscore is PromiseKit's, see its issue 990.)
     public func fulfill_() {
         fulfill(())

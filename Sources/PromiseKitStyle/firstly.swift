@@ -1,3 +1,4 @@
+// swift-format-ignore: AmbiguousTrailingClosureOverload
 /// Starts a chain with the thenable `body` returns, so every step reads alike; if `body` throws, the chain
 /// rejects.
 ///
@@ -20,6 +21,7 @@ public func firstly<U: Thenable>(execute body: () throws -> U) -> Promise<U.T> {
     }
 }
 
+// swift-format-ignore: AmbiguousTrailingClosureOverload
 /// Starts a chain of guarantees with the guarantee `body` returns.
 public func firstly<T>(execute body: () -> Guarantee<T>) -> Guarantee<T> {
     body()

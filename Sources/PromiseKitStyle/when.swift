@@ -65,8 +65,7 @@ public func when<U: Thenable, V: Thenable>(fulfilled pu: U, _ pv: V) -> Promise<
 }
 
 /// Waits for all three to fulfil.
-public func when<U: Thenable, V: Thenable, W: Thenable>(fulfilled pu: U, _ pv: V, _ pw: W) -> Promise<(U.T, V.T, W.T)>
-{
+public func when<U: Thenable, V: Thenable, W: Thenable>(fulfilled pu: U, _ pv: V, _ pw: W) -> Promise<(U.T, V.T, W.T)> {
     fulfilledCountdown([pu.asVoid(), pv.asVoid(), pw.asVoid()]).map(on: nil) { (pu.value!, pv.value!, pw.value!) }
 }
 
@@ -252,8 +251,7 @@ public func when<U, V>(guarantees gu: Guarantee<U>, _ gv: Guarantee<V>) -> Guara
 }
 
 /// Waits for all three guarantees.
-public func when<U, V, W>(guarantees gu: Guarantee<U>, _ gv: Guarantee<V>, _ gw: Guarantee<W>) -> Guarantee<(U, V, W)>
-{
+public func when<U, V, W>(guarantees gu: Guarantee<U>, _ gv: Guarantee<V>, _ gw: Guarantee<W>) -> Guarantee<(U, V, W)> {
     resolvedCountdown([gu.asVoid(), gv.asVoid(), gw.asVoid()]).map(on: nil) {
         (gu.sealedValue!, gv.sealedValue!, gw.sealedValue!)
     }

@@ -134,7 +134,9 @@ struct CatchTests {
             (_: Error) throws in handled.append("promise")
         }
         try await promise.async()
-        let rethrown: Promise<Void> = Promise<Void>(error: TestError(code: 1)).recover(on: testQueue, policy: .allErrors) {
+        let rethrown: Promise<Void> = Promise<Void>(error: TestError(code: 1)).recover(
+            on: testQueue, policy: .allErrors
+        ) {
             (_: Error) throws in throw TestError(code: 2)
         }
         await #expect(throws: TestError(code: 2)) { try await rethrown.async() }

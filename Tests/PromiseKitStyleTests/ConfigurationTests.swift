@@ -205,10 +205,23 @@ struct ConfigurationTests {
     }
 
     @Test func serverStyleConfigurationRunsTheClassicChain() async throws {
-        try await recordingEvents { _ in
+        try await recordingEvents { events in
             conf.Q = (map: DispatchQueue.global(), return: DispatchQueue.global())
             let text = try await classicChain().async()
             #expect(text == "Hello, Ada! You have 3 new messages.")
+            // The landing page's form: done and catch on the default queues.
+            let log = EventLog()
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                classicChain().done { greeting in
+                    log.add(greeting)
+                }.catch { error in
+                    log.add("failed: \(error)")
+                }.finally {
+                    continuation.resume()
+                }
+            }
+            #expect(log.all == ["Hello, Ada! You have 3 new messages."])
+            #expect(events.all.isEmpty)
         }
     }
 }

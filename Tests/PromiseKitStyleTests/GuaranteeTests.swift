@@ -22,7 +22,8 @@ struct GuaranteeTests {
     @Test func chainStaysGuaranteed() async {
         var seen: [Int] = []
         let (root, resolve) = Guarantee<Int>.pending()
-        let chain: Guarantee<Int> = root
+        let chain: Guarantee<Int> =
+            root
             .map(on: testQueue) { $0 + 1 }
             .get(on: testQueue) { seen.append($0) }
             .then(on: testQueue) { Guarantee.value($0 * 2) }
@@ -86,7 +87,8 @@ struct SequenceTests {
     @Test func thenMapAndThenFlatMap() async throws {
         let numbers = Promise.value([1, 2, 3])
         #expect(try await numbers.thenMap(on: testQueue) { Promise.value($0 * 10) }.async() == [10, 20, 30])
-        #expect(try await numbers.thenFlatMap(on: testQueue) { Promise.value([$0, -$0]) }.async() == [1, -1, 2, -2, 3, -3])
+        #expect(
+            try await numbers.thenFlatMap(on: testQueue) { Promise.value([$0, -$0]) }.async() == [1, -1, 2, -2, 3, -3])
         await #expect(throws: TestError.self) {
             try await numbers.thenMap(on: testQueue) { n -> Promise<Int> in
                 n == 2 ? Promise(error: TestError()) : .value(n)

@@ -38,9 +38,12 @@ struct LongChainTests {
         let (root, resolver) = Promise<Int>.pending()
         var tail = root
         for index in 0..<Self.length {
-            tail = index.isMultiple(of: 2) ? tail.map(on: testQueue) { $0 + 1 } : tail.then(on: testQueue) {
-                Promise.value($0 + 1)
-            }
+            tail =
+                index.isMultiple(of: 2)
+                ? tail.map(on: testQueue) { $0 + 1 }
+                : tail.then(on: testQueue) {
+                    Promise.value($0 + 1)
+                }
         }
         resolver.fulfill(0)
         #expect(try await tail.async() == Self.length)
