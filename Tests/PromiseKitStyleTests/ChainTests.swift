@@ -247,3 +247,36 @@ struct ChainTests {
         }
     }
 }
+
+/// A thenable of the caller's own: the chain methods work on anything that conforms.
+final class Deferred<T>: Thenable {
+    private var handlers: [(Result<T, Error>) -> Void] = []
+    private(set) var result: Result<T, Error>?
+
+    func pipe(to: @escaping (Result<T, Error>) -> Void) {
+        if let result { to(result) } else { handlers.append(to) }
+    }
+
+    func settle(_ result: Result<T, Error>) {
+        self.result = result
+        for handler in handlers { handler(result) }
+        handlers = []
+    }
+}
+
+@Suite("Custom thenables")
+struct CustomThenableTests {
+    @Test func chainMethodsWorkOnAnyThenable() async throws {
+        let deferred = Deferred<Int>()
+        let chained = deferred.map(on: nil) { $0 * 2 }.then(on: nil) { Promise.value($0 + 1) }
+        let joined = when(fulfilled: [deferred])
+        #expect(deferred.isPending && deferred.value == nil)
+        deferred.settle(.success(4))
+        #expect(deferred.isFulfilled && deferred.value == 4)
+        #expect(chained.value == 9)
+        #expect(joined.value == [4])
+        let failed = Deferred<Int>()
+        failed.settle(.failure(TestError()))
+        #expect(failed.isRejected && failed.error is TestError)
+    }
+}

@@ -156,7 +156,7 @@ struct ConfigurationTests {
 
     @Test func concurrentResolutionsOneWinsEveryHandlerRunsOnce() async {
         await recordingEvents { events in
-            let rounds = stressRun ? 2_000 : 100
+            let rounds = stressRun ? 100_000 : 200
             let racers = 8
             let handlersPerRound = 6
             for round in 0..<rounds {
