@@ -5,6 +5,10 @@
 // PromiseKit); deeper runs are queued and the outermost run on the thread drains the queue in a loop. Likewise the
 // teardown of a pending chain: a box deallocated with handlers hands them to `bury`, and only the outermost `bury`
 // on the thread releases them, one at a time.
+//
+// The price of queueing: a handler more than `maxInlineDepth` inline runs deep that blocks its thread (say with
+// `wait()`) on a promise whose inline chain was queued on that same thread waits forever. Blocking inside an inline
+// handler is a deadlock risk in PromiseKit too; hop to a queue (`on:`) before blocking.
 
 #if canImport(Glibc)
     import Glibc
