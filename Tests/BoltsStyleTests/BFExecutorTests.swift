@@ -99,7 +99,7 @@ struct BFExecutorTests {
         let task = BFTask(1).continueWith(escaping) { $0.result! + 1 }
         #expect(!task.completed)
         #expect(saved.count == 1)
-        saved.forEach { $0() }
+        for work in saved { work() }
         #expect(task.result == 2)
     }
 

@@ -188,7 +188,8 @@ struct ContinueOnErrorWithTests {
         #expect(counter.value == 0)
 
         // A BFCancelledError stored as an error passes through as an error, not as cancellation.
-        let storedCancel = BFTask<Int>(error: BFCancelledError()).continueOnErrorWith(.immediate) { (_: TestError) in 1 }
+        let storedCancel = BFTask<Int>(error: BFCancelledError()).continueOnErrorWith(.immediate) { (_: TestError) in 1
+        }
         #expect(storedCancel.faulted)
         #expect(storedCancel.error is BFCancelledError)
     }
