@@ -45,7 +45,7 @@ public enum BFExecutor: @unchecked Sendable {
     /// Runs `closure` according to this executor's strategy.
     public func execute(_ closure: @escaping () -> Void) {
         if let local = inlineThread() {
-            local.runInline(closure)
+            BFThreadLocal.runInline(local, closure)
             return
         }
         switch self {
@@ -53,7 +53,7 @@ public enum BFExecutor: @unchecked Sendable {
             nonisolated(unsafe) let work = closure
             DispatchQueue.global(qos: .default).async { work() }
         case .immediate:
-            BFThreadLocal.current.park(closure)
+            BFThreadLocal.park(BFThreadLocal.current, closure)
         case .mainThread:
             nonisolated(unsafe) let work = closure
             DispatchQueue.main.async { work() }
@@ -73,19 +73,19 @@ public enum BFExecutor: @unchecked Sendable {
     /// This thread's state if the executor runs its work inline right now, `nil` otherwise.
     ///
     /// Continuations use it to run inline without allocating an escaping closure.
-    @inline(__always)
-    func inlineThread() -> BFThreadLocal? {
+    @inlinable
+    func inlineThread() -> UnsafeMutablePointer<BFThreadLocal>? {
         switch self {
         case .default:
             let local = BFThreadLocal.current
-            return local.depth < BFThreadLocal.defaultDepthLimit ? local : nil
+            return local.pointee.depth < BFThreadLocal.defaultDepthLimit ? local : nil
         case .immediate:
             let local = BFThreadLocal.current
-            return local.depth < BFThreadLocal.immediateDepthLimit ? local : nil
+            return local.pointee.depth < BFThreadLocal.immediateDepthLimit ? local : nil
         case .mainThread:
             guard Thread.isMainThread else { return nil }
             let local = BFThreadLocal.current
-            return local.depth < BFThreadLocal.immediateDepthLimit ? local : nil
+            return local.pointee.depth < BFThreadLocal.immediateDepthLimit ? local : nil
         default:
             return nil
         }

@@ -55,7 +55,7 @@ extension BFTask {
     nonisolated(nonsending) private func completion() async throws -> TResult {
         if case .pending = currentState {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                addCallback { _ in continuation.resume() }
+                addCallback { _, _ in continuation.resume() }
             }
         }
         switch currentState {

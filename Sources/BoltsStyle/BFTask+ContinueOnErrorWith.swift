@@ -11,6 +11,7 @@ extension BFTask {
     ///     not run and the derived task is cancelled.
     ///   - continuation: Receives the error; returns a result or throws.
     /// - Returns: A task completed with this task's result or the continuation's outcome.
+    @inlinable
     @discardableResult
     public func continueOnErrorWith(
         _ executor: BFExecutor = .default,
@@ -31,6 +32,7 @@ extension BFTask {
     ///     not run and the derived task is cancelled.
     ///   - continuation: Receives the typed error; returns a result or throws.
     /// - Returns: A task completed with this task's outcome or the continuation's outcome.
+    @inlinable
     @discardableResult
     public func continueOnErrorWith<E: Error>(
         _ executor: BFExecutor = .default,
@@ -53,6 +55,7 @@ extension BFTask {
     ///     is pending, the derived task is cancelled.
     ///   - continuation: Receives the error; returns the task to follow.
     /// - Returns: A task completed with this task's result or like the task the continuation returns.
+    @inlinable
     @discardableResult
     public func continueOnErrorWithTask(
         _ executor: BFExecutor = .default,
@@ -72,6 +75,7 @@ extension BFTask {
     ///     is pending, the derived task is cancelled.
     ///   - continuation: Receives the typed error; returns the task to follow.
     /// - Returns: A task completed with this task's outcome or like the task the continuation returns.
+    @inlinable
     @discardableResult
     public func continueOnErrorWithTask<E: Error>(
         _ executor: BFExecutor = .default,

@@ -10,6 +10,7 @@ extension BFTask {
     ///     not run and the derived task is cancelled.
     ///   - continuation: Receives the result and returns the derived task's result.
     /// - Returns: A task completed with the continuation's outcome.
+    @inlinable
     @discardableResult
     public func continueOnSuccessWith<S>(
         _ executor: BFExecutor = .default,
@@ -28,6 +29,7 @@ extension BFTask {
     ///     is pending, the derived task is cancelled.
     ///   - continuation: Receives the result and returns the task to follow.
     /// - Returns: A task that completes like the task the continuation returns.
+    @inlinable
     @discardableResult
     public func continueOnSuccessWithTask<S>(
         _ executor: BFExecutor = .default,

@@ -4,6 +4,7 @@
 // on the executor. A closure that returns a task is followed until that task completes.
 
 /// The user's continuation closure, stored as given (no wrapper closure is allocated for it).
+@usableFromInline
 enum BFContinuationBody<TResult, S> {
     /// `continueWith`: runs for every outcome, returns a value.
     case always((BFTask<TResult>) throws -> S)
@@ -20,11 +21,18 @@ enum BFContinuationBody<TResult, S> {
 }
 
 /// Thrown by the typed error continuations to pass on an error of another type unchanged.
+@usableFromInline
 struct BFPassThroughError: Error {
-    let error: any Error
+    @usableFromInline let error: any Error
+
+    @inlinable
+    init(error: any Error) {
+        self.error = error
+    }
 }
 
 /// Maps what a closure returned or threw to a task state. Throwing ``BFCancelledError`` cancels.
+@inlinable
 func bfOutcome<T>(_ body: () throws -> T) -> BFTaskState<T> {
     do {
         return .success(try body())
@@ -39,82 +47,103 @@ func bfOutcome<T>(_ body: () throws -> T) -> BFTaskState<T> {
 
 extension BFTask {
     /// Adds the single callback behind every `continue…` method and returns the derived task.
+    @inlinable
     func enqueueContinuation<S>(
         _ executor: BFExecutor,
         _ token: BFCancellationToken?,
         _ body: BFContinuationBody<TResult, S>
     ) -> BFTask<S> {
         let derived = BFTask<S>()
-        addCallback { task in
-            task.runContinuation(body, executor, token, derived)
+        addCallback { task, state in
+            task.runContinuation(body, state, executor, token, derived)
         }
         return derived
     }
 
-    /// Runs once this task has completed: decides whether `body` runs, and where.
-    private func runContinuation<S>(
+    /// Runs once this task has completed with `state`: decides whether `body` runs, and where.
+    @inlinable
+    func runContinuation<S>(
         _ body: BFContinuationBody<TResult, S>,
+        _ state: BFTaskState<TResult>,
         _ executor: BFExecutor,
         _ token: BFCancellationToken?,
         _ derived: BFTask<S>
     ) {
-        if token?.isCancellationRequested == true {
+        if let token, token.isCancellationRequested {
             derived.trySetState(.cancelled)
             return
         }
-        let state = currentState
-        switch (body, state) {
-        case (.success, .error(let error)), (.successTask, .error(let error)):
-            derived.trySetState(.error(error))
-            return
-        case (.success, .cancelled), (.successTask, .cancelled), (.error, .cancelled), (.errorTask, .cancelled):
-            derived.trySetState(.cancelled)
-            return
-        case (.error(_, let passThrough), .success(let value)), (.errorTask(_, let passThrough), .success(let value)):
-            derived.trySetState(.success(passThrough(value)))
-            return
-        default:
-            break
+        // Outcomes this continuation does not handle pass straight through, without the executor.
+        switch state {
+        case .success(let value):
+            switch body {
+            case .error(_, let passThrough), .errorTask(_, let passThrough):
+                derived.trySetState(.success(passThrough(value)))
+                return
+            default:
+                break
+            }
+        case .error(let error):
+            switch body {
+            case .success, .successTask:
+                derived.trySetState(.error(error))
+                return
+            default:
+                break
+            }
+        case .cancelled:
+            switch body {
+            case .always, .alwaysTask:
+                break
+            default:
+                derived.trySetState(.cancelled)
+                return
+            }
+        case .pending:
+            preconditionFailure("BoltsStyle: continuation run for a pending task")
         }
         if let local = executor.inlineThread() {
-            local.runInline { invokeContinuation(body, state, token, derived) }
+            BFThreadLocal.runInline(local) { invokeContinuation(body, state, token, derived) }
         } else {
             executor.execute { self.invokeContinuation(body, state, token, derived) }
         }
     }
 
     /// Runs the user's closure on the executor and completes `derived` with what it produced.
-    private func invokeContinuation<S>(
+    @inlinable
+    func invokeContinuation<S>(
         _ body: BFContinuationBody<TResult, S>,
         _ state: BFTaskState<TResult>,
         _ token: BFCancellationToken?,
         _ derived: BFTask<S>
     ) {
-        if token?.isCancellationRequested == true {
+        if let token, token.isCancellationRequested {
             derived.trySetState(.cancelled)
             return
         }
         let produced: BFTaskState<S>
-        switch (body, state) {
-        case (.always(let continuation), _):
+        switch body {
+        case .always(let continuation):
             produced = bfOutcome { try continuation(self) }
-        case (.success(let continuation), .success(let value)):
-            produced = bfOutcome { try continuation(value) }
-        case (.error(let continuation, _), .error(let error)):
-            produced = bfOutcome { try continuation(error) }
-        case (.alwaysTask(let continuation), _):
+        case .alwaysTask(let continuation):
             follow(bfOutcome { try continuation(self) }, token, derived)
             return
-        case (.successTask(let continuation), .success(let value)):
+        case .success(let continuation):
+            guard case .success(let value) = state else { preconditionFailure("BoltsStyle: not a success") }
+            produced = bfOutcome { try continuation(value) }
+        case .successTask(let continuation):
+            guard case .success(let value) = state else { preconditionFailure("BoltsStyle: not a success") }
             follow(bfOutcome { try continuation(value) }, token, derived)
             return
-        case (.errorTask(let continuation, _), .error(let error)):
+        case .error(let continuation, _):
+            guard case .error(let error) = state else { preconditionFailure("BoltsStyle: not an error") }
+            produced = bfOutcome { try continuation(error) }
+        case .errorTask(let continuation, _):
+            guard case .error(let error) = state else { preconditionFailure("BoltsStyle: not an error") }
             follow(bfOutcome { try continuation(error) }, token, derived)
             return
-        default:
-            preconditionFailure("BoltsStyle: continuation invoked for an outcome it does not handle")
         }
-        if token?.isCancellationRequested == true {
+        if let token, token.isCancellationRequested {
             derived.trySetState(.cancelled)
         } else {
             derived.trySetState(produced)
@@ -122,27 +151,23 @@ extension BFTask {
     }
 
     /// Completes `derived` like the task a continuation returned (flattening), or with its error.
-    private func follow<S>(
+    @inlinable
+    func follow<S>(
         _ produced: BFTaskState<BFTask<S>>,
         _ token: BFCancellationToken?,
         _ derived: BFTask<S>
     ) {
-        if token?.isCancellationRequested == true {
+        if let token, token.isCancellationRequested {
             derived.trySetState(.cancelled)
             return
         }
         switch produced {
         case .success(let next):
-            let nextState = next.currentState
-            if case .pending = nextState {
-                // A token cancelled while `next` is pending cancels `derived` right away.
-                let registration = token?.register { derived.trySetState(.cancelled) }
-                next.addCallback { done in
-                    registration?.dispose()
-                    derived.trySetStateNotNesting(done.currentState)
-                }
-            } else {
-                derived.trySetState(nextState)
+            // A token cancelled while `next` is pending cancels `derived` right away.
+            let registration = token?.register { derived.trySetState(.cancelled) }
+            next.addCallback { _, nextState in
+                registration?.dispose()
+                derived.trySetStateNotNesting(nextState)
             }
         case .error(let error):
             derived.trySetState(.error(error))
@@ -155,9 +180,10 @@ extension BFTask {
 
     /// Completes this task through the `.immediate` executor, so that a long line of tasks each
     /// completing the next (followed tasks, `whenAll`) runs as a loop, not nested calls.
+    @inlinable
     func trySetStateNotNesting(_ newState: BFTaskState<TResult>) {
         if let local = BFExecutor.immediate.inlineThread() {
-            local.runInline { trySetState(newState) }
+            BFThreadLocal.runInline(local) { trySetState(newState) }
         } else {
             BFExecutor.immediate.execute { self.trySetState(newState) }
         }
@@ -176,6 +202,7 @@ extension BFTask {
     ///     not run and the derived task is cancelled.
     ///   - continuation: Receives this (completed) task.
     /// - Returns: A task completed with the continuation's outcome.
+    @inlinable
     @discardableResult
     public func continueWith<S>(
         _ executor: BFExecutor = .default,
@@ -195,6 +222,7 @@ extension BFTask {
     ///     is pending, the derived task is cancelled.
     ///   - continuation: Receives this (completed) task and returns the task to follow.
     /// - Returns: A task that completes like the task the continuation returns.
+    @inlinable
     @discardableResult
     public func continueWithTask<S>(
         _ executor: BFExecutor = .default,

@@ -21,11 +21,11 @@ extension BFTask {
     private func waitUntilCompleted(deadline: DispatchTime) -> Bool {
         if completed { return true }
         // Work parked on this thread's trampoline may be what completes this task.
-        BFThreadLocal.current.drainBeforeBlocking()
+        BFThreadLocal.drainBeforeBlocking()
         if completed { return true }
         // The waiter is just one more callback: the semaphore exists only while someone waits.
         let semaphore = DispatchSemaphore(value: 0)
-        addCallback { _ in semaphore.signal() }
+        addCallback { _, _ in semaphore.signal() }
         return semaphore.wait(timeout: deadline) == .success
     }
 }

@@ -87,7 +87,7 @@ extension BFTask {
         let combined = BFTask<R>()
         let collector = BFWhenAllCollector(count: tasks.count, combined: combined, makeResult: makeResult)
         for (index, task) in tasks.enumerated() {
-            task.addCallback { done in collector.record(done.currentState, at: index) }
+            task.addCallback { _, state in collector.record(state, at: index) }
         }
         return combined
     }

@@ -10,7 +10,7 @@ extension BFTask {
         let first = BFTask<Void>()
         for task in tasks {
             if first.completed { break }
-            task.addCallback { _ in first.trySetStateNotNesting(.success(())) }
+            task.addCallback { _, _ in first.trySetStateNotNesting(.success(())) }
         }
         return first
     }

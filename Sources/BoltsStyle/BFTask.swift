@@ -10,12 +10,15 @@
 //   The "array" is `Callbacks`: no callback, one callback stored as is, or a real array from the
 //   second callback on. A waiter adds a callback that signals a semaphore, so nothing else is
 //   allocated unless somebody blocks in `waitUntilCompleted`.
-// - A callback receives the completed task as its argument instead of capturing it, so a pending
-//   task never retains itself through its own callbacks.
+// - A callback receives the completed task and its final state as arguments instead of capturing
+//   the task, so a pending task never retains itself through its own callbacks, and the callback
+//   need not take the lock again to learn the outcome.
 // - Callbacks never run under the lock, so a callback may add continuations or complete other tasks.
 // - Stack depth: executors count inline nesting per thread (see `BFThreadLocal`); `.immediate`
 //   parks deep work on a per-thread trampoline and `.default` hops to a global queue. A pending
 //   chain that is dropped is released iteratively by `deinit`, never recursively.
+// - The hot paths are `@inlinable` so that client code gets them specialized for its `TResult`;
+//   unspecialized generic code would spend most of its time looking up generic metadata.
 //
 // Concurrency policy: as in Bolts, user closures are plain `@escaping` closures (not `@Sendable`)
 // and results are unconstrained `TResult`, so code written for Bolts compiles unchanged in Swift 6
@@ -25,6 +28,7 @@
 import Synchronization
 
 /// The state of a ``BFTask``: pending, or one of the three completed outcomes.
+@usableFromInline
 enum BFTaskState<TResult> {
     case pending
     case success(TResult)
@@ -38,43 +42,52 @@ enum BFTaskState<TResult> {
 /// Inspect it with ``completed``, ``faulted``, ``cancelled``, ``result`` and ``error``; chain work
 /// with the `continue…` methods; complete it through a ``BFTaskCompletionSource``.
 public final class BFTask<TResult>: @unchecked Sendable {
-    /// A callback run once when the task completes; it receives the completed task.
-    typealias Callback = (BFTask<TResult>) -> Void
+    /// A callback run once when the task completes; it receives the task and its final state.
+    @usableFromInline
+    typealias Callback = (BFTask<TResult>, BFTaskState<TResult>) -> Void
 
     /// The pending callbacks: none, one (no array allocated), or many.
+    @usableFromInline
     enum Callbacks {
         case none
         case one(Callback)
         case many([Callback])
     }
 
-    private let lock = Mutex<Void>(())
-    private var state: BFTaskState<TResult>
-    private var callbacks: Callbacks = .none
+    @usableFromInline let lock = Mutex<Void>(())
+    @usableFromInline var state: BFTaskState<TResult>
+    @usableFromInline var callbacks: Callbacks = .none
+    /// Whether `callbacks` holds any; lets the unspecialized `deinit` skip generic work.
+    @usableFromInline var hasCallbacks = false
     /// The Swift `Task` settling this task when it was created from an `async` closure.
-    private var asyncOperation: Task<Void, Never>?
+    @usableFromInline var asyncOperation: Task<Void, Never>?
 
     /// Creates a pending task (completed later through ``trySetState(_:)``).
+    @inlinable
     init() {
         state = .pending
     }
 
     /// Creates a task that is already in `state`.
+    @inlinable
     init(state: BFTaskState<TResult>) {
         self.state = state
     }
 
     /// Creates a task that has already succeeded with `result`.
+    @inlinable
     public init(_ result: TResult) {
         state = .success(result)
     }
 
     /// Creates a task that has already faulted with `error`.
+    @inlinable
     public init(error: any Error) {
         state = .error(error)
     }
 
     /// Returns a task that is already cancelled.
+    @inlinable
     public static func cancelledTask() -> BFTask<TResult> {
         BFTask(state: .cancelled)
     }
@@ -82,44 +95,50 @@ public final class BFTask<TResult>: @unchecked Sendable {
     deinit {
         // A pending task dropped with callbacks would release a whole chain recursively;
         // hand the callbacks to the per-thread releaser, which frees them one by one.
-        if case .none = callbacks { return }
+        guard hasCallbacks else { return }
         let dropped = callbacks
         callbacks = .none
-        BFThreadLocal.current.release(consume dropped)
+        BFThreadLocal.release(consume dropped)
     }
 
     // MARK: State
 
     /// A snapshot of the current state.
+    @inlinable
     var currentState: BFTaskState<TResult> {
         lock.withLock { _ in state }
     }
 
     /// Whether the task has completed: succeeded, faulted or cancelled.
+    @inlinable
     public var completed: Bool {
         if case .pending = currentState { return false }
         return true
     }
 
     /// Whether the task completed with an error. A faulted task is also completed.
+    @inlinable
     public var faulted: Bool {
         if case .error = currentState { return true }
         return false
     }
 
     /// Whether the task was cancelled. A cancelled task is also completed.
+    @inlinable
     public var cancelled: Bool {
         if case .cancelled = currentState { return true }
         return false
     }
 
     /// The result of a task that succeeded; `nil` while pending, or when it faulted or was cancelled.
+    @inlinable
     public var result: TResult? {
         if case .success(let value) = currentState { return value }
         return nil
     }
 
     /// The error of a faulted task; `nil` otherwise.
+    @inlinable
     public var error: (any Error)? {
         if case .error(let error) = currentState { return error }
         return nil
@@ -131,14 +150,17 @@ public final class BFTask<TResult>: @unchecked Sendable {
     ///
     /// The winner swaps the callbacks out under the lock and runs them outside it, in the order
     /// they were added.
+    @inlinable
     @discardableResult
     func trySetState(_ newState: BFTaskState<TResult>) -> Bool {
         var toRun: Callbacks = .none
         let won = lock.withLock { _ -> Bool in
             guard case .pending = state else { return false }
             state = newState
-            toRun = callbacks
-            callbacks = .none
+            if hasCallbacks {
+                swap(&toRun, &callbacks)
+                hasCallbacks = false
+            }
             return true
         }
         guard won else { return false }
@@ -146,34 +168,36 @@ public final class BFTask<TResult>: @unchecked Sendable {
         case .none:
             break
         case .one(let callback):
-            callback(self)
+            callback(self, newState)
         case .many(let all):
-            for callback in all { callback(self) }
+            for callback in all { callback(self, newState) }
         }
         return true
     }
 
     /// Adds `callback`, or runs it right away on this thread if the task has already completed.
+    @inlinable
     func addCallback(_ callback: @escaping Callback) {
-        let added = lock.withLock { _ -> Bool in
-            switch state {
-            case .pending:
-                switch callbacks {
-                case .none:
-                    callbacks = .one(callback)
-                case .one(let first):
-                    callbacks = .many([first, callback])
-                case .many(var all):
-                    callbacks = .none  // keep the array uniquely referenced while appending
-                    all.append(callback)
-                    callbacks = .many(all)
-                }
-                return true
-            default:
-                return false
+        var completedState: BFTaskState<TResult> = .pending
+        lock.withLock { _ in
+            guard case .pending = state else {
+                completedState = state
+                return
             }
+            switch callbacks {
+            case .none:
+                callbacks = .one(callback)
+            case .one(let first):
+                callbacks = .many([first, callback])
+            case .many(var all):
+                callbacks = .none  // keep the array uniquely referenced while appending
+                all.append(callback)
+                callbacks = .many(all)
+            }
+            hasCallbacks = true
         }
-        if !added { callback(self) }
+        if case .pending = completedState { return }
+        callback(self, completedState)
     }
 
     /// Remembers the Swift `Task` that settles this task, so `async()` can forward cancellation.

@@ -8,6 +8,7 @@ public final class BFTaskCompletionSource<TResult>: Sendable {
     public let task: BFTask<TResult>
 
     /// Creates a source with a new pending task.
+    @inlinable
     public init() {
         task = BFTask()
     }
@@ -15,6 +16,7 @@ public final class BFTaskCompletionSource<TResult>: Sendable {
     /// Completes the task with `result`.
     ///
     /// - Precondition: The task has not completed yet.
+    @inlinable
     public func set(result: TResult) {
         guard task.trySetState(.success(result)) else {
             preconditionFailure("BFTaskCompletionSource.set(result:): task already completed (\(task))")
@@ -24,6 +26,7 @@ public final class BFTaskCompletionSource<TResult>: Sendable {
     /// Completes the task with `error`.
     ///
     /// - Precondition: The task has not completed yet.
+    @inlinable
     public func set(error: any Error) {
         guard task.trySetState(.error(error)) else {
             preconditionFailure("BFTaskCompletionSource.set(error:): task already completed (\(task))")
@@ -33,6 +36,7 @@ public final class BFTaskCompletionSource<TResult>: Sendable {
     /// Cancels the task.
     ///
     /// - Precondition: The task has not completed yet.
+    @inlinable
     public func cancel() {
         guard task.trySetState(.cancelled) else {
             preconditionFailure("BFTaskCompletionSource.cancel(): task already completed (\(task))")
@@ -42,6 +46,7 @@ public final class BFTaskCompletionSource<TResult>: Sendable {
     /// Completes the task with `result` unless it has already completed.
     ///
     /// - Returns: `true` if this call completed the task, `false` if it had already completed.
+    @inlinable
     @discardableResult
     public func trySet(result: TResult) -> Bool {
         task.trySetState(.success(result))
@@ -50,6 +55,7 @@ public final class BFTaskCompletionSource<TResult>: Sendable {
     /// Completes the task with `error` unless it has already completed.
     ///
     /// - Returns: `true` if this call completed the task, `false` if it had already completed.
+    @inlinable
     @discardableResult
     public func trySet(error: any Error) -> Bool {
         task.trySetState(.error(error))
@@ -58,6 +64,7 @@ public final class BFTaskCompletionSource<TResult>: Sendable {
     /// Cancels the task unless it has already completed.
     ///
     /// - Returns: `true` if this call cancelled the task, `false` if it had already completed.
+    @inlinable
     @discardableResult
     public func tryCancel() -> Bool {
         task.trySetState(.cancelled)
