@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// The consumer side of cancellation: tells whether cancellation was requested and notifies
 /// registered observers when it is.
@@ -8,7 +7,7 @@ import Synchronization
 /// Get one from a ``BFCancellationTokenSource`` and pass it to continuations,
 /// ``BFTask/withDelay(_:cancellationToken:)`` or your own work.
 public final class BFCancellationToken: @unchecked Sendable {
-    private let lock = Mutex<Void>(())
+    private let lock = BFLock()
     private var requested = false
     private var disposed = false
     private var registrations: [BFCancellationTokenRegistration] = []
@@ -19,7 +18,7 @@ public final class BFCancellationToken: @unchecked Sendable {
 
     /// Whether cancellation has been requested.
     public var isCancellationRequested: Bool {
-        lock.withLock { _ in requested }
+        lock.withLock { requested }
     }
 
     /// Registers `observer` to run once when cancellation is requested.
@@ -34,7 +33,7 @@ public final class BFCancellationToken: @unchecked Sendable {
     public func register(_ observer: @escaping () -> Void) -> BFCancellationTokenRegistration {
         let registration = BFCancellationTokenRegistration(token: self, observer: observer)
         enum Outcome { case added, runNow, inert }
-        let outcome = lock.withLock { _ -> Outcome in
+        let outcome = lock.withLock { () -> Outcome in
             if disposed { return .inert }
             if requested { return .runNow }
             registrations.append(registration)
@@ -49,12 +48,12 @@ public final class BFCancellationToken: @unchecked Sendable {
     }
 
     func unregister(_ registration: BFCancellationTokenRegistration) {
-        lock.withLock { _ in registrations.removeAll { $0 === registration } }
+        lock.withLock { registrations.removeAll { $0 === registration } }
     }
 
     /// Requests cancellation and notifies the observers; `onlySchedule` limits it to that `cancel(after:)`.
     func cancel(onlySchedule: Int? = nil) {
-        let toNotify = lock.withLock { _ -> [BFCancellationTokenRegistration] in
+        let toNotify = lock.withLock { () -> [BFCancellationTokenRegistration] in
             if requested || disposed { return [] }
             if let onlySchedule, onlySchedule != schedule { return [] }
             requested = true
@@ -70,7 +69,7 @@ public final class BFCancellationToken: @unchecked Sendable {
             cancel()
             return
         }
-        let current = lock.withLock { _ -> Int? in
+        let current = lock.withLock { () -> Int? in
             if requested || disposed { return nil }
             schedule += 1
             return delay < 0 ? nil : schedule
@@ -82,7 +81,7 @@ public final class BFCancellationToken: @unchecked Sendable {
     }
 
     func dispose() {
-        let dropped = lock.withLock { _ -> [BFCancellationTokenRegistration] in
+        let dropped = lock.withLock { () -> [BFCancellationTokenRegistration] in
             if disposed { return [] }
             disposed = true
             schedule += 1

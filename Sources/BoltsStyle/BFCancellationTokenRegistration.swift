@@ -1,8 +1,6 @@
-import Synchronization
-
 /// An observer registered with ``BFCancellationToken/register(_:)``; dispose it to unregister.
 public final class BFCancellationTokenRegistration: @unchecked Sendable {
-    private let lock = Mutex<Void>(())
+    private let lock = BFLock()
     private var observer: (() -> Void)?
     private weak var token: BFCancellationToken?
 
@@ -14,7 +12,7 @@ public final class BFCancellationTokenRegistration: @unchecked Sendable {
     /// Removes the observer from its token: once `dispose()` returns, the observer will not start.
     /// Calling it more than once does nothing.
     public func dispose() {
-        let owner = lock.withLock { _ -> BFCancellationToken? in
+        let owner = lock.withLock { () -> BFCancellationToken? in
             observer = nil
             let owner = token
             token = nil
@@ -25,7 +23,7 @@ public final class BFCancellationTokenRegistration: @unchecked Sendable {
 
     /// Runs the observer once, unless the registration was disposed.
     func notify() {
-        let toRun = lock.withLock { _ -> (() -> Void)? in
+        let toRun = lock.withLock { () -> (() -> Void)? in
             let toRun = observer
             observer = nil
             token = nil

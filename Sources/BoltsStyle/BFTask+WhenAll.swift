@@ -1,9 +1,7 @@
-import Synchronization
-
 /// Collects the outcomes of `whenAll`'s input tasks by index and completes the combined task once
 /// the last one arrives. Callbacks capture the collector, not the tasks, so no cycle is formed.
 private final class BFWhenAllCollector<TResult, R>: @unchecked Sendable {
-    private let lock = Mutex<Void>(())
+    private let lock = BFLock()
     private var outcomes: [BFTaskState<TResult>]
     private var remaining: Int
     private let combined: BFTask<R>
@@ -17,7 +15,7 @@ private final class BFWhenAllCollector<TResult, R>: @unchecked Sendable {
     }
 
     func record(_ state: BFTaskState<TResult>, at index: Int) {
-        let last = lock.withLock { _ -> Bool in
+        let last = lock.withLock { () -> Bool in
             outcomes[index] = state
             remaining -= 1
             return remaining == 0
@@ -26,7 +24,7 @@ private final class BFWhenAllCollector<TResult, R>: @unchecked Sendable {
         var results: [TResult] = []
         var errors: [any Error] = []
         var cancelled = false
-        for outcome in lock.withLock({ _ in outcomes }) {
+        for outcome in lock.withLock({ outcomes }) {
             switch outcome {
             case .success(let value): results.append(value)
             case .error(let error): errors.append(error)

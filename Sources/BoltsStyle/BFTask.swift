@@ -6,7 +6,7 @@
 // is built by adding one callback to a task.
 //
 // Details that keep it fast and safe:
-// - The lock is a `Synchronization.Mutex` stored inline in the object, so a task is one allocation.
+// - The lock is a `BFLock`, one atomic word stored inline in the object, so a task is one allocation.
 //   The "array" is `Callbacks`: no callback, one callback stored as is, or a real array from the
 //   second callback on. A waiter adds a callback that signals a semaphore, so nothing else is
 //   allocated unless somebody blocks in `waitUntilCompleted`.
@@ -24,8 +24,6 @@
 // and results are unconstrained `TResult`, so code written for Bolts compiles unchanged in Swift 6
 // mode. `BFTask` is `@unchecked Sendable`: every stored property below is read and written only
 // under `lock`, and closures cross threads only through this lock.
-
-import Synchronization
 
 /// The state of a ``BFTask``: pending, or one of the three completed outcomes.
 @usableFromInline
@@ -54,7 +52,7 @@ public final class BFTask<TResult>: @unchecked Sendable {
         case many([Callback])
     }
 
-    @usableFromInline let lock = Mutex<Void>(())
+    @usableFromInline let lock = BFLock()
     @usableFromInline var state: BFTaskState<TResult>
     @usableFromInline var callbacks: Callbacks = .none
     /// Whether `callbacks` holds any; lets the unspecialized `deinit` skip generic work.
@@ -106,7 +104,7 @@ public final class BFTask<TResult>: @unchecked Sendable {
     /// A snapshot of the current state.
     @inlinable
     var currentState: BFTaskState<TResult> {
-        lock.withLock { _ in state }
+        lock.withLock { state }
     }
 
     /// Whether the task has completed: succeeded, faulted or cancelled.
@@ -154,7 +152,7 @@ public final class BFTask<TResult>: @unchecked Sendable {
     @discardableResult
     func trySetState(_ newState: BFTaskState<TResult>) -> Bool {
         var toRun: Callbacks = .none
-        let won = lock.withLock { _ -> Bool in
+        let won = lock.withLock { () -> Bool in
             guard case .pending = state else { return false }
             state = newState
             if hasCallbacks {
@@ -179,7 +177,7 @@ public final class BFTask<TResult>: @unchecked Sendable {
     @inlinable
     func addCallback(_ callback: @escaping Callback) {
         var completedState: BFTaskState<TResult> = .pending
-        lock.withLock { _ in
+        lock.withLock {
             guard case .pending = state else {
                 completedState = state
                 return
@@ -202,12 +200,12 @@ public final class BFTask<TResult>: @unchecked Sendable {
 
     /// Remembers the Swift `Task` that settles this task, so `async()` can forward cancellation.
     func attach(asyncOperation operation: Task<Void, Never>) {
-        lock.withLock { _ in asyncOperation = operation }
+        lock.withLock { asyncOperation = operation }
     }
 
     /// The Swift `Task` that settles this task, if it was created from an `async` closure.
     var attachedAsyncOperation: Task<Void, Never>? {
-        lock.withLock { _ in asyncOperation }
+        lock.withLock { asyncOperation }
     }
 }
 
