@@ -1,0 +1,234 @@
+// Continuations: every `continue…` method goes through `enqueueContinuation`, which adds exactly
+// one callback to the task. When the task completes, the callback checks the cancellation token,
+// passes through outcomes the continuation does not handle, and otherwise runs the user's closure
+// on the executor. A closure that returns a task is followed until that task completes.
+
+/// The user's continuation closure, stored as given (no wrapper closure is allocated for it).
+@usableFromInline
+enum BFContinuationBody<TResult, S> {
+    /// `continueWith`: runs for every outcome, returns a value.
+    case always((BFTask<TResult>) throws -> S)
+    /// `continueWithTask`: runs for every outcome, returns a task to follow.
+    case alwaysTask((BFTask<TResult>) throws -> BFTask<S>)
+    /// `continueOnSuccessWith`: runs on success, returns a value.
+    case success((TResult) throws -> S)
+    /// `continueOnSuccessWithTask`: runs on success, returns a task to follow.
+    case successTask((TResult) throws -> BFTask<S>)
+    /// `continueOnErrorWith`: runs on error, returns a value; `passThrough` forwards a result (S == TResult).
+    case error((any Error) throws -> S, passThrough: (TResult) -> S)
+    /// `continueOnErrorWithTask`: runs on error, returns a task to follow.
+    case errorTask((any Error) throws -> BFTask<S>, passThrough: (TResult) -> S)
+}
+
+/// Thrown by the typed error continuations to pass on an error of another type unchanged.
+@usableFromInline
+struct BFPassThroughError: Error {
+    @usableFromInline let error: any Error
+
+    @inlinable
+    init(error: any Error) {
+        self.error = error
+    }
+}
+
+/// Maps what a closure returned or threw to a task state. Throwing ``BFCancelledError`` cancels.
+@inlinable
+func bfOutcome<T>(_ body: () throws -> T) -> BFTaskState<T> {
+    do {
+        return .success(try body())
+    } catch is BFCancelledError {
+        return .cancelled
+    } catch let passThrough as BFPassThroughError {
+        return .error(passThrough.error)
+    } catch {
+        return .error(error)
+    }
+}
+
+extension BFTask {
+    /// Adds the single callback behind every `continue…` method and returns the derived task.
+    @inlinable
+    func enqueueContinuation<S>(
+        _ executor: BFExecutor,
+        _ token: BFCancellationToken?,
+        _ body: BFContinuationBody<TResult, S>
+    ) -> BFTask<S> {
+        let derived = BFTask<S>()
+        addCallback { task, state in
+            task.runContinuation(body, state, executor, token, derived)
+        }
+        return derived
+    }
+
+    /// Runs once this task has completed with `state`: decides whether `body` runs, and where.
+    @inlinable
+    func runContinuation<S>(
+        _ body: BFContinuationBody<TResult, S>,
+        _ state: BFTaskState<TResult>,
+        _ executor: BFExecutor,
+        _ token: BFCancellationToken?,
+        _ derived: BFTask<S>
+    ) {
+        if let token, token.isCancellationRequested {
+            derived.trySetState(.cancelled)
+            return
+        }
+        // Outcomes this continuation does not handle pass straight through, without the executor.
+        switch state {
+        case .success(let value):
+            switch body {
+            case .error(_, let passThrough), .errorTask(_, let passThrough):
+                derived.trySetState(.success(passThrough(value)))
+                return
+            default:
+                break
+            }
+        case .error(let error):
+            switch body {
+            case .success, .successTask:
+                derived.trySetState(.error(error))
+                return
+            default:
+                break
+            }
+        case .cancelled:
+            switch body {
+            case .always, .alwaysTask:
+                break
+            default:
+                derived.trySetState(.cancelled)
+                return
+            }
+        case .pending:
+            preconditionFailure("BoltsStyle: continuation run for a pending task")
+        }
+        if let local = executor.inlineThread() {
+            BFThreadLocal.runInline(local) { invokeContinuation(body, state, token, derived) }
+        } else {
+            executor.execute { self.invokeContinuation(body, state, token, derived) }
+        }
+    }
+
+    /// Runs the user's closure on the executor and completes `derived` with what it produced.
+    @inlinable
+    func invokeContinuation<S>(
+        _ body: BFContinuationBody<TResult, S>,
+        _ state: BFTaskState<TResult>,
+        _ token: BFCancellationToken?,
+        _ derived: BFTask<S>
+    ) {
+        if let token, token.isCancellationRequested {
+            derived.trySetState(.cancelled)
+            return
+        }
+        let produced: BFTaskState<S>
+        switch body {
+        case .always(let continuation):
+            produced = bfOutcome { try continuation(self) }
+        case .alwaysTask(let continuation):
+            follow(bfOutcome { try continuation(self) }, token, derived)
+            return
+        case .success(let continuation):
+            guard case .success(let value) = state else { preconditionFailure("BoltsStyle: not a success") }
+            produced = bfOutcome { try continuation(value) }
+        case .successTask(let continuation):
+            guard case .success(let value) = state else { preconditionFailure("BoltsStyle: not a success") }
+            follow(bfOutcome { try continuation(value) }, token, derived)
+            return
+        case .error(let continuation, _):
+            guard case .error(let error) = state else { preconditionFailure("BoltsStyle: not an error") }
+            produced = bfOutcome { try continuation(error) }
+        case .errorTask(let continuation, _):
+            guard case .error(let error) = state else { preconditionFailure("BoltsStyle: not an error") }
+            follow(bfOutcome { try continuation(error) }, token, derived)
+            return
+        }
+        if let token, token.isCancellationRequested {
+            derived.trySetState(.cancelled)
+        } else {
+            derived.trySetState(produced)
+        }
+    }
+
+    /// Completes `derived` like the task a continuation returned (flattening), or with its error.
+    @inlinable
+    func follow<S>(
+        _ produced: BFTaskState<BFTask<S>>,
+        _ token: BFCancellationToken?,
+        _ derived: BFTask<S>
+    ) {
+        if let token, token.isCancellationRequested {
+            derived.trySetState(.cancelled)
+            return
+        }
+        switch produced {
+        case .success(let next):
+            // A token cancelled while `next` is pending cancels `derived` right away.
+            let registration = token?.register { derived.trySetState(.cancelled) }
+            next.addCallback { _, nextState in
+                registration?.dispose()
+                derived.trySetStateNotNesting(nextState)
+            }
+        case .error(let error):
+            derived.trySetState(.error(error))
+        case .cancelled:
+            derived.trySetState(.cancelled)
+        case .pending:
+            preconditionFailure("BoltsStyle: a closure outcome is never pending")
+        }
+    }
+
+    /// Completes this task through the `.immediate` executor, so that a long line of tasks each
+    /// completing the next (followed tasks, `whenAll`) runs as a loop, not nested calls.
+    @inlinable
+    func trySetStateNotNesting(_ newState: BFTaskState<TResult>) {
+        if let local = BFExecutor.immediate.inlineThread() {
+            BFThreadLocal.runInline(local) { trySetState(newState) }
+        } else {
+            BFExecutor.immediate.execute { self.trySetState(newState) }
+        }
+    }
+}
+
+extension BFTask {
+    /// Adds a continuation that runs when this task completes, whatever the outcome.
+    ///
+    /// The derived task completes with the value the continuation returns, faults with the error
+    /// it throws, and is cancelled if it throws ``BFCancelledError``.
+    ///
+    /// - Parameters:
+    ///   - executor: Where the continuation runs; ``BFExecutor/default`` by default.
+    ///   - cancellationToken: If cancellation is requested before the continuation runs, it does
+    ///     not run and the derived task is cancelled.
+    ///   - continuation: Receives this (completed) task.
+    /// - Returns: A task completed with the continuation's outcome.
+    @inlinable
+    @discardableResult
+    public func continueWith<S>(
+        _ executor: BFExecutor = .default,
+        cancellationToken: BFCancellationToken? = nil,
+        continuation: @escaping (BFTask<TResult>) throws -> S
+    ) -> BFTask<S> {
+        enqueueContinuation(executor, cancellationToken, .always(continuation))
+    }
+
+    /// Adds a continuation that runs when this task completes, whatever the outcome, and returns a
+    /// task; the derived task completes like that task (result, error or cancellation).
+    ///
+    /// - Parameters:
+    ///   - executor: Where the continuation runs; ``BFExecutor/default`` by default.
+    ///   - cancellationToken: If cancellation is requested before the continuation runs, it does
+    ///     not run and the derived task is cancelled; if it is requested while the returned task
+    ///     is pending, the derived task is cancelled.
+    ///   - continuation: Receives this (completed) task and returns the task to follow.
+    /// - Returns: A task that completes like the task the continuation returns.
+    @inlinable
+    @discardableResult
+    public func continueWithTask<S>(
+        _ executor: BFExecutor = .default,
+        cancellationToken: BFCancellationToken? = nil,
+        continuation: @escaping (BFTask<TResult>) throws -> BFTask<S>
+    ) -> BFTask<S> {
+        enqueueContinuation(executor, cancellationToken, .alwaysTask(continuation))
+    }
+}

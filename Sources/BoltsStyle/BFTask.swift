@@ -1,0 +1,233 @@
+// BFTask: the core of the Bolts style.
+//
+// The mechanism: each task holds its state and an array of pending callbacks under one lock.
+// Completing swaps the array out under the lock and runs every callback on its executor outside
+// the lock. That is all there is to it; everything else (continuations, whenAll, delays, async)
+// is built by adding one callback to a task.
+//
+// Details that keep it fast and safe:
+// - The lock is a `BFLock`, one atomic word stored inline in the object, so a task is one allocation.
+//   The "array" is `Callbacks`: no callback, one callback stored as is, or a real array from the
+//   second callback on. A waiter adds a callback that signals a semaphore, so nothing else is
+//   allocated unless somebody blocks in `waitUntilCompleted`.
+// - A callback receives the completed task and its final state as arguments instead of capturing
+//   the task, so a pending task never retains itself through its own callbacks, and the callback
+//   need not take the lock again to learn the outcome.
+// - Callbacks never run under the lock, so a callback may add continuations or complete other tasks.
+// - Stack depth: executors count inline nesting per thread (see `BFThreadLocal`); `.immediate`
+//   parks deep work on a per-thread trampoline and `.default` hops to a global queue. A pending
+//   chain that is dropped is released iteratively by `deinit`, never recursively.
+// - The hot paths are `@inlinable` so that client code gets them specialized for its `TResult`;
+//   unspecialized generic code would spend most of its time looking up generic metadata.
+//   The fields touched under the lock are `@exclusivity(unchecked)`: the lock already guarantees
+//   exclusive access, and the dynamic check cost about a quarter of the hot path's instructions.
+//
+// Concurrency policy: as in Bolts, user closures are plain `@escaping` closures (not `@Sendable`)
+// and results are unconstrained `TResult`, so code written for Bolts compiles unchanged in Swift 6
+// mode. `BFTask` is `@unchecked Sendable`: every stored property below is read and written only
+// under `lock`, and closures cross threads only through this lock.
+
+/// The state of a ``BFTask``: pending, or one of the three completed outcomes.
+@usableFromInline
+enum BFTaskState<TResult> {
+    case pending
+    case success(TResult)
+    case error(any Error)
+    case cancelled
+}
+
+/// A task: the consumer side of an asynchronous operation that completes exactly once with a
+/// result, an error or cancellation.
+///
+/// Inspect it with ``completed``, ``faulted``, ``cancelled``, ``result`` and ``error``; chain work
+/// with the `continue…` methods; complete it through a ``BFTaskCompletionSource``.
+public final class BFTask<TResult>: @unchecked Sendable {
+    /// A callback run once when the task completes; it receives the task and its final state.
+    @usableFromInline
+    typealias Callback = (BFTask<TResult>, BFTaskState<TResult>) -> Void
+
+    /// The pending callbacks: none, one (no array allocated), or many.
+    @usableFromInline
+    enum Callbacks {
+        case none
+        case one(Callback)
+        case many([Callback])
+    }
+
+    @usableFromInline let lock = BFLock()
+    @exclusivity(unchecked) @usableFromInline var state: BFTaskState<TResult>
+    @exclusivity(unchecked) @usableFromInline var callbacks: Callbacks = .none
+    /// Whether `callbacks` holds any; lets the unspecialized `deinit` skip generic work.
+    @exclusivity(unchecked) @usableFromInline var hasCallbacks = false
+    /// The Swift `Task` settling this task when it was created from an `async` closure.
+    @usableFromInline var asyncOperation: Task<Void, Never>?
+
+    /// Creates a pending task (completed later through ``trySetState(_:)``).
+    @inlinable
+    init() {
+        state = .pending
+    }
+
+    /// Creates a task that is already in `state`.
+    @inlinable
+    init(state: BFTaskState<TResult>) {
+        self.state = state
+    }
+
+    /// Creates a task that has already succeeded with `result`.
+    @inlinable
+    public init(_ result: TResult) {
+        state = .success(result)
+    }
+
+    /// Creates a task that has already faulted with `error`.
+    @inlinable
+    public init(error: any Error) {
+        state = .error(error)
+    }
+
+    /// Returns a task that is already cancelled.
+    @inlinable
+    public static func cancelledTask() -> BFTask<TResult> {
+        BFTask(state: .cancelled)
+    }
+
+    deinit {
+        // A pending task dropped with callbacks would release a whole chain recursively;
+        // hand the callbacks to the per-thread releaser, which frees them one by one.
+        guard hasCallbacks else { return }
+        let dropped = callbacks
+        callbacks = .none
+        BFThreadLocal.release(consume dropped)
+    }
+
+    // MARK: State
+
+    /// A snapshot of the current state.
+    @inlinable
+    var currentState: BFTaskState<TResult> {
+        lock.withLock { state }
+    }
+
+    /// Whether the task has completed: succeeded, faulted or cancelled.
+    @inlinable
+    public var completed: Bool {
+        if case .pending = currentState { return false }
+        return true
+    }
+
+    /// Whether the task completed with an error. A faulted task is also completed.
+    @inlinable
+    public var faulted: Bool {
+        if case .error = currentState { return true }
+        return false
+    }
+
+    /// Whether the task was cancelled. A cancelled task is also completed.
+    @inlinable
+    public var cancelled: Bool {
+        if case .cancelled = currentState { return true }
+        return false
+    }
+
+    /// The result of a task that succeeded; `nil` while pending, or when it faulted or was cancelled.
+    @inlinable
+    public var result: TResult? {
+        if case .success(let value) = currentState { return value }
+        return nil
+    }
+
+    /// The error of a faulted task; `nil` otherwise.
+    @inlinable
+    public var error: (any Error)? {
+        if case .error(let error) = currentState { return error }
+        return nil
+    }
+
+    // MARK: The mechanism
+
+    /// Completes the task with `newState` unless it already completed. Returns whether this call won.
+    ///
+    /// The winner swaps the callbacks out under the lock and runs them outside it, in the order
+    /// they were added.
+    @inlinable
+    @discardableResult
+    func trySetState(_ newState: BFTaskState<TResult>) -> Bool {
+        var toRun: Callbacks = .none
+        let won = lock.withLock { () -> Bool in
+            guard case .pending = state else { return false }
+            state = newState
+            if hasCallbacks {
+                swap(&toRun, &callbacks)
+                hasCallbacks = false
+            }
+            return true
+        }
+        guard won else { return false }
+        switch toRun {
+        case .none:
+            break
+        case .one(let callback):
+            callback(self, newState)
+        case .many(let all):
+            for callback in all { callback(self, newState) }
+        }
+        return true
+    }
+
+    /// Adds `callback`, or runs it right away on this thread if the task has already completed.
+    @inlinable
+    func addCallback(_ callback: @escaping Callback) {
+        var completedState: BFTaskState<TResult> = .pending
+        lock.withLock {
+            guard case .pending = state else {
+                completedState = state
+                return
+            }
+            switch callbacks {
+            case .none:
+                callbacks = .one(callback)
+            case .one(let first):
+                callbacks = .many([first, callback])
+            case .many(var all):
+                callbacks = .none  // keep the array uniquely referenced while appending
+                all.append(callback)
+                callbacks = .many(all)
+            }
+            hasCallbacks = true
+        }
+        if case .pending = completedState { return }
+        callback(self, completedState)
+    }
+
+    /// Remembers the Swift `Task` that settles this task, so `async()` can forward cancellation.
+    func attach(asyncOperation operation: Task<Void, Never>) {
+        lock.withLock { asyncOperation = operation }
+    }
+
+    /// The Swift `Task` that settles this task, if it was created from an `async` closure.
+    var attachedAsyncOperation: Task<Void, Never>? {
+        lock.withLock { asyncOperation }
+    }
+}
+
+extension BFTask: CustomStringConvertible, CustomDebugStringConvertible {
+    /// A textual representation of the task and its state.
+    public var description: String {
+        switch currentState {
+        case .pending:
+            return "BFTask: pending"
+        case .success(let value):
+            return "BFTask: succeeded with \(value)"
+        case .error(let error):
+            return "BFTask: faulted with \(error)"
+        case .cancelled:
+            return "BFTask: cancelled"
+        }
+    }
+
+    /// A textual representation of the task and its state, for debugging.
+    public var debugDescription: String {
+        description
+    }
+}

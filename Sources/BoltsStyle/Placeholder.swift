@@ -1,2 +1,0 @@
-/// Placeholder until the BoltsStyle module lands; replaced by its real sources.
-public enum BoltsStylePlaceholder {}

@@ -1,0 +1,150 @@
+import BoltsStyle
+import Dispatch
+import Foundation
+import Testing
+
+@Suite("BFExecutor")
+struct BFExecutorTests {
+    @Test func defaultRunsRightAwayWhenShallow() {
+        var ran = false
+        BFExecutor.default.execute { ran = true }
+        #expect(ran)
+    }
+
+    @Test func immediateRunsRightAway() {
+        var ran = false
+        BFExecutor.immediate.execute { ran = true }
+        #expect(ran)
+    }
+
+    @Test func defaultHopsToAnotherThreadWhenNestedTooDeep() {
+        // Nest `.default` executions; past Bolts' depth guard one of them must be dispatched
+        // to a global queue, that is, run on another thread than the one that called `execute`.
+        let hops = Counter()
+        let done = DispatchSemaphore(value: 0)
+        func nest(_ level: Int) {
+            let caller = Thread.current
+            BFExecutor.default.execute {
+                if Thread.current !== caller { hops.increment() }
+                if level < 40 { nest(level + 1) } else { done.signal() }
+            }
+        }
+        nest(0)
+        #expect(done.wait(timeout: .now() + generousTimeout) == .success)
+        #expect(hops.value >= 1)
+    }
+
+    @Test func immediateDefersDeepNestingToTheSameThread() {
+        // Past the inline limit `.immediate` parks work on the same thread's trampoline: it runs
+        // after `execute` returned, but before the outermost call returns, on the same thread.
+        let thread = Thread.current
+        var deferred = 0
+        var sameThread = true
+        var deepest = 0
+        func nest(_ level: Int) {
+            var returned = false
+            BFExecutor.immediate.execute {
+                if returned { deferred += 1 }
+                if Thread.current != thread { sameThread = false }
+                deepest = max(deepest, level)
+                if level < 300 { nest(level + 1) }
+            }
+            returned = true
+        }
+        nest(0)
+        #expect(deepest == 300)
+        #expect(deferred >= 1)
+        #expect(sameThread)
+    }
+
+    @Test func queueExecutorRunsOnItsQueue() {
+        let queue = DispatchQueue(label: "executor.queue")
+        let key = DispatchSpecificKey<Int>()
+        queue.setSpecific(key: key, value: 3)
+        let done = DispatchSemaphore(value: 0)
+        let onQueue = Counter()
+        BFExecutor.queue(queue).execute {
+            if DispatchQueue.getSpecific(key: key) == 3 { onQueue.increment() }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + generousTimeout) == .success)
+        #expect(onQueue.value == 1)
+    }
+
+    @Test func operationQueueExecutorAddsAnOperation() {
+        let queue = OperationQueue()
+        queue.name = "executor.operations"
+        let done = DispatchSemaphore(value: 0)
+        let onQueue = Counter()
+        BFExecutor.operationQueue(queue).execute {
+            if OperationQueue.current === queue { onQueue.increment() }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + generousTimeout) == .success)
+        #expect(onQueue.value == 1)
+    }
+
+    @Test func closureExecutorsReceiveTheWork() {
+        var calls = 0
+        let closure = BFExecutor.closure { work in
+            calls += 1
+            work()
+        }
+        var ran = false
+        closure.execute { ran = true }
+        #expect(ran && calls == 1)
+
+        var saved: [() -> Void] = []
+        let escaping = BFExecutor.escapingClosure { work in saved.append(work) }
+        let task = BFTask(1).continueWith(escaping) { $0.result! + 1 }
+        #expect(!task.completed)
+        #expect(saved.count == 1)
+        for work in saved { work() }
+        #expect(task.result == 2)
+    }
+
+    @Test func mainThreadExecutorDoesNotRunInlineOffTheMainThread() {
+        // Off the main thread `.mainThread` must enqueue on the main queue, never run inside
+        // `execute`. (Whether and where the main queue is served is up to the process; on Linux it
+        // may even be a worker thread after `dispatchMain()`. This test does not wait for it.)
+        let insideExecute = CallerMarker()
+        let ranInline = Counter()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            insideExecute.begin()
+            BFExecutor.mainThread.execute {
+                if insideExecute.isCallerInside() { ranInline.increment() }
+            }
+            insideExecute.end()
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + generousTimeout) == .success)
+        #expect(ranInline.value == 0)
+    }
+
+    @Test func descriptions() {
+        let queue = DispatchQueue(label: "described")
+        let operations = OperationQueue()
+        operations.name = "ops"
+        #expect(BFExecutor.default.description == "Default Executor")
+        #expect(BFExecutor.immediate.description == "Immediate Executor")
+        #expect(BFExecutor.mainThread.description == "MainThread Executor")
+        #expect(BFExecutor.queue(queue).description == "Executor with dispatch queue")
+        #expect(BFExecutor.queue(queue).debugDescription.hasSuffix("described"))
+        #expect(BFExecutor.operationQueue(operations).description == "Executor with operation queue")
+        #expect(BFExecutor.operationQueue(operations).debugDescription.hasSuffix("ops"))
+        #expect(BFExecutor.closure { $0() }.description == "Executor with custom closure")
+        #expect(BFExecutor.escapingClosure { $0() }.description == "Executor with custom escaping closure")
+        #expect(BFExecutor.immediate.debugDescription == "Immediate Executor")
+    }
+}
+
+/// Tells whether the current thread is the one inside a marked region.
+final class CallerMarker: @unchecked Sendable {
+    private let lock = NSLock()
+    private var caller: Thread?
+
+    func begin() { lock.withLock { caller = Thread.current } }
+    func end() { lock.withLock { caller = nil } }
+    func isCallerInside() -> Bool { lock.withLock { caller === Thread.current } }
+}

@@ -1,6 +1,0 @@
-import Testing
-import BoltsStyle
-
-@Test func placeholderBuilds() {
-    #expect(BoltsStylePlaceholder.self == BoltsStylePlaceholder.self)
-}

@@ -1,0 +1,91 @@
+import BoltsStyle
+import Dispatch
+import Testing
+
+/// A million-step chain must neither overflow the stack while it runs nor while it is freed.
+@Suite("Long chains")
+struct StackDepthTests {
+    static let length = 1_000_000
+
+    @Test func millionImmediateContinuations() {
+        let source = BFTaskCompletionSource<Int>()
+        var task = source.task
+        for _ in 0..<Self.length {
+            task = task.continueWith(.immediate) { $0.result! + 1 }
+        }
+        source.set(result: 0)
+        #expect(task.result == Self.length)
+    }
+
+    @Test func millionDefaultContinuations() {
+        let source = BFTaskCompletionSource<Int>()
+        var task = source.task
+        for _ in 0..<Self.length {
+            task = task.continueOnSuccessWith { $0 + 1 }
+        }
+        source.set(result: 0)
+        task.waitForTest()
+        #expect(task.result == Self.length)
+    }
+
+    @Test func millionFollowedTasks() {
+        // Each continuation returns a pending task completed by the next one: a long line of
+        // tasks completing each other when the last source is set.
+        let last = BFTaskCompletionSource<Int>()
+        var followed = last.task
+        for _ in 0..<Self.length {
+            let previous = followed
+            followed = BFTask(0).continueWithTask(.immediate) { _ in previous }
+        }
+        last.set(result: 7)
+        #expect(followed.result == 7)
+    }
+
+    @Test func millionTaskSerialLoop() {
+        // The "serial deletes" pattern: a loop of continueWithTask, each step pending until run.
+        let start = BFTaskCompletionSource<Int>()
+        var task = start.task
+        for _ in 0..<Self.length {
+            task = task.continueWithTask(.immediate) { previous in BFTask(previous.result! + 1) }
+        }
+        start.set(result: 0)
+        #expect(task.result == Self.length)
+    }
+
+    @Test func droppingAPendingMillionChainFreesIt() {
+        weak var lastTask: BFTask<Int>?
+        do {
+            let source = BFTaskCompletionSource<Int>()
+            var task = source.task
+            for _ in 0..<Self.length {
+                task = task.continueWith(.immediate) { $0.result! + 1 }
+            }
+            lastTask = task
+        }
+        #expect(lastTask == nil)
+    }
+
+    @Test func droppingAPendingMillionFollowChainFreesIt() {
+        weak var firstSource: BFTaskCompletionSource<Int>?
+        do {
+            let source = BFTaskCompletionSource<Int>()
+            firstSource = source
+            var followed = source.task
+            for _ in 0..<Self.length {
+                let previous = followed
+                followed = BFTask(0).continueWithTask(.immediate) { _ in previous }
+            }
+        }
+        #expect(firstSource == nil)
+    }
+
+    @Test func millionWhenAllNesting() {
+        let source = BFTaskCompletionSource<Void>()
+        var task = source.task
+        for _ in 0..<100_000 {
+            task = BFTask.whenAll([task])
+        }
+        source.set(result: ())
+        #expect(task.completed && !task.faulted)
+    }
+}

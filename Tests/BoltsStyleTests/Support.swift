@@ -1,0 +1,50 @@
+import BoltsStyle
+import Foundation
+import Testing
+
+/// Test error with an identity, to check that errors pass through as the same value.
+struct TestError: Error, Equatable {
+    var code = 0
+}
+
+/// Another error type, for the typed error continuations.
+struct OtherError: Error, Equatable {}
+
+/// A generous timeout for waits on a loaded machine.
+let generousTimeout: TimeInterval = 30
+
+/// A lock-protected counter for closures that run on several threads.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    var value: Int { lock.withLock { count } }
+
+    @discardableResult
+    func increment() -> Int {
+        lock.withLock {
+            count += 1
+            return count
+        }
+    }
+}
+
+/// A lock-protected log of events.
+final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+
+    var events: [String] { lock.withLock { items } }
+
+    func append(_ event: String) {
+        lock.withLock { items.append(event) }
+    }
+}
+
+extension BFTask {
+    /// Waits (generously) and records a test failure if the task did not complete.
+    func waitForTest(sourceLocation: SourceLocation = #_sourceLocation) {
+        let done = waitUntilCompleted(timeout: generousTimeout)
+        #expect(done, "task did not complete in time", sourceLocation: sourceLocation)
+    }
+}
