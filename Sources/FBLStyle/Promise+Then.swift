@@ -1,0 +1,97 @@
+import Dispatch
+
+extension Promise {
+    /// The block type of `then`: receives the value `self` was fulfilled with.
+    public typealias Then<Result> = (Value) throws -> Result
+
+    /// Chains a block that returns a promise.
+    ///
+    /// When `self` is fulfilled, `work` runs asynchronously on `queue` with its value, and the returned promise takes
+    /// the resolution of the promise `work` returns (or is rejected with the error `work` throws). When `self` is
+    /// rejected, `work` does not run and the returned promise is rejected with the same error.
+    /// - Parameters:
+    ///   - queue: The queue to run `work` on.
+    ///   - work: A block handling the value `self` was fulfilled with.
+    /// - Returns: A new pending promise resolved like the promise `work` returns.
+    @discardableResult
+    public func then<Result>(
+        on queue: DispatchQueue = .promises,
+        _ work: @escaping Then<Promise<Result>>
+    ) -> Promise<Result> {
+        let promise = Promise<Result>(pending: ())
+        observe(on: queue) { resolution in
+            switch resolution {
+            case .success(let value):
+                do {
+                    promise.resolve(with: try work(value))
+                } catch {
+                    promise.reject(error)
+                }
+            case .failure(let error):
+                promise.reject(error)
+            }
+        }
+        return promise
+    }
+
+    /// Chains a block that returns a value.
+    ///
+    /// When `self` is fulfilled, `work` runs asynchronously on `queue` with its value, and the returned promise is
+    /// fulfilled with what `work` returns (or rejected with the error it throws). When `self` is rejected, `work` does
+    /// not run and the returned promise is rejected with the same error.
+    /// - Parameters:
+    ///   - queue: The queue to run `work` on.
+    ///   - work: A block handling the value `self` was fulfilled with.
+    /// - Returns: A new pending promise fulfilled with the value `work` returns.
+    @discardableResult
+    public func then<Result>(
+        on queue: DispatchQueue = .promises,
+        _ work: @escaping Then<Result>
+    ) -> Promise<Result> {
+        let promise = Promise<Result>(pending: ())
+        observe(on: queue) { resolution in
+            switch resolution {
+            case .success(let value):
+                do {
+                    promise.fulfill(try work(value))
+                } catch {
+                    promise.reject(error)
+                }
+            case .failure(let error):
+                promise.reject(error)
+            }
+        }
+        return promise
+    }
+
+    /// Chains a block that returns nothing.
+    ///
+    /// When `self` is fulfilled, `work` runs asynchronously on `queue` with its value, and the returned promise is
+    /// fulfilled with the same value (or rejected with the error `work` throws). When `self` is rejected, `work` does
+    /// not run and the returned promise is rejected with the same error.
+    /// - Parameters:
+    ///   - queue: The queue to run `work` on.
+    ///   - work: A block handling the value `self` was fulfilled with.
+    /// - Returns: A new pending promise resolved with the same value as `self`.
+    @discardableResult
+    public func then(
+        on queue: DispatchQueue = .promises,
+        _ work: @escaping Then<Void>
+    ) -> Promise {
+        let promise = Promise(pending: ())
+        observe(on: queue) { resolution in
+            switch resolution {
+            case .success(let value):
+                do {
+                    try work(value)
+                    promise.fulfill(value)
+                } catch {
+                    promise.reject(error)
+                }
+            case .failure(let error):
+                promise.reject(error)
+            }
+        }
+        return promise
+    }
+}

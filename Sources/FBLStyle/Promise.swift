@@ -1,0 +1,257 @@
+// The core of FBLStyle: Google Promises' mechanism, observers on the promise plus one process-wide dispatch group.
+//
+// State. A promise is pending, fulfilled or rejected; `resolution` is nil while pending and is set exactly once
+// under `lock` (a `Synchronization.Mutex` stored inline in the object). A second `fulfill`/`reject` finds it set
+// and changes nothing, so when many threads race to resolve, exactly one wins.
+//
+// Observers. `then`, `catch`, `always` and friends do not run anything themselves: they create the chained promise
+// and register an observer, a closure that receives the resolution. The first observer is stored in a plain field
+// (no array for the common case of one chained block); only further observers go into `moreObservers`. Resolution
+// swaps the observers out under the lock and runs them after unlocking, in registration order. Registering on a
+// promise that is already resolved hands the observer its resolution at once.
+//
+// The global group. Every promise created pending enters the process-wide `DispatchGroup.promises` in its
+// initializer and leaves it when it is resolved. An observer for a user block hands that block to its queue with
+// `queue.async(group: DispatchGroup.promises)`, which enters the group until the block returns. Observers are
+// dispatched before the resolved promise leaves, so the group's count never drops to zero while work is still on its
+// way: it counts pending promises and blocks in flight, and `waitForPromises(timeout:)` waits for it to drain.
+// Consequences: a promise that is never resolved keeps the group entered, so `waitForPromises` returns `false` while
+// it is alive; a pending promise that is deallocated leaves the group in `deinit` so that it blocks no later wait.
+//
+// Queue hops. User blocks always run asynchronously on their queue, never inside the call that registers them and
+// never inside `fulfill`/`reject`. Library-internal observers that only move a resolution from one promise to another
+// (adopting a promise returned from a block, `all`, `any`, `race`, `timeout`, `delay`, `async()`) run inline on the
+// resolving thread. To keep long chains of such hand-overs from nesting on the stack, inline observers run through a
+// per-thread drain loop (`InlineDrain`), which also releases the observers of a deallocated pending promise
+// iteratively, so that dropping a chain of a million pending promises does not recurse a million `deinit`s deep.
+//
+// Concurrency. As in the original, user closures are plain `@escaping`, not `@Sendable`, and values are
+// unconstrained, so code written for Google Promises compiles unchanged in Swift 6 mode. `Promise` is
+// `@unchecked Sendable`: all mutable state is guarded by `lock`, and closures move to their queue through
+// `nonisolated(unsafe)` locals. Whether a user closure may touch state from the queue it runs on stays the caller's
+// responsibility, exactly as with the original.
+
+import Dispatch
+import Synchronization
+
+/// The process-wide group every pending promise and every dispatched block belongs to (`DispatchGroup.promises`).
+let promisesGroup = DispatchGroup()
+
+/// A promise in the manner of Google's Promises (`FBLPromise`): a value, or an error, that becomes available later.
+///
+/// Create a pending promise with ``pending()`` and resolve it with ``fulfill(_:)`` or ``reject(_:)``, create one
+/// already resolved with ``init(_:)-(()->Value)`` or ``init(_:)-(Error)``, or let a block resolve it with
+/// ``init(on:_:)-(_,Async)``. Chain blocks with ``then(on:_:)-(_,Then<Promise<Result>>)``, ``catch(on:_:)`` and
+/// the other operators; each block runs asynchronously on the queue you pass (``Dispatch/DispatchQueue/promises`` by
+/// default, the main queue unless you change it).
+///
+/// Every pending promise belongs to the global ``Dispatch/DispatchGroup/promises`` group until it is resolved, and
+/// every chained block belongs to it while it is queued or running; ``waitForPromises(timeout:)`` waits on that group.
+public final class Promise<Value>: @unchecked Sendable {
+    /// The outcome of a resolved promise.
+    typealias Resolution = Result<Value, any Error>
+
+    /// A registered observer. `queue == nil` marks a library-internal observer that runs inline.
+    struct Observer {
+        let queue: DispatchQueue?
+        let body: (Resolution) -> Void
+    }
+
+    private let lock = Mutex<Void>(())
+    /// `nil` while pending; set once.
+    private var resolution: Resolution?
+    /// The first observer, stored without an array.
+    private var observer: Observer?
+    /// Observers beyond the first, in registration order.
+    private var moreObservers: [Observer] = []
+    /// The task settling a promise made by `init(priority:operation:)`, so that `async()` can forward cancellation.
+    private var operationTask: Task<Void, Never>?
+
+    /// Creates a pending promise: it enters the global group until it is resolved or deallocated.
+    init(pending: Void) {
+        promisesGroup.enter()
+    }
+
+    /// Creates a promise that is resolved from the start; it never enters the global group.
+    init(resolved resolution: Resolution) {
+        self.resolution = resolution
+    }
+
+    deinit {
+        // `deinit` has exclusive access, no lock needed.
+        guard resolution == nil else { return }
+        // A pending promise nobody can resolve any more: leave the group so that it does not block later waits.
+        promisesGroup.leave()
+        // Its observers hold the promises chained on it; release them without recursing through the whole chain.
+        if let observer {
+            InlineDrain.current.release(observer)
+        }
+        if !moreObservers.isEmpty {
+            InlineDrain.current.release(moreObservers)
+        }
+    }
+
+    // MARK: Creating
+
+    /// Creates a new pending promise, to be resolved later with ``fulfill(_:)`` or ``reject(_:)``.
+    ///
+    /// Until it is resolved, the promise keeps the global group ``Dispatch/DispatchGroup/promises`` entered.
+    public static func pending() -> Promise<Value> {
+        Promise(pending: ())
+    }
+
+    /// Creates a new pending promise, to be resolved later with ``fulfill(_:)`` or ``reject(_:)``.
+    public convenience init() {
+        self.init(pending: ())
+    }
+
+    /// Creates a new promise rejected with the given `error`.
+    public convenience init(_ error: any Error) {
+        self.init(resolved: .failure(error))
+    }
+
+    /// Creates a new promise fulfilled with the value of `work`, or rejected with the error it throws.
+    ///
+    /// `work` is an autoclosure evaluated at once, so `Promise(42)` is a fulfilled promise and
+    /// `Promise(try load())` is fulfilled or rejected depending on `load()`.
+    public convenience init(_ work: @autoclosure () throws -> Value) {
+        do {
+            self.init(resolved: .success(try work()))
+        } catch {
+            self.init(resolved: .failure(error))
+        }
+    }
+
+    // MARK: Resolving
+
+    /// Fulfills `self` with `value`, unless it is already resolved (then nothing changes).
+    public func fulfill(_ value: Value) {
+        resolve(.success(value))
+    }
+
+    /// Rejects `self` with `error`, unless it is already resolved (then nothing changes).
+    public func reject(_ error: any Error) {
+        resolve(.failure(error))
+    }
+
+    /// Sets the resolution once and hands it to every observer.
+    func resolve(_ newResolution: Resolution) {
+        var first: Observer?
+        var rest: [Observer] = []
+        let won = lock.withLock { _ -> Bool in
+            guard self.resolution == nil else { return false }
+            self.resolution = newResolution
+            first = self.observer
+            rest = self.moreObservers
+            self.observer = nil
+            self.moreObservers = []
+            self.operationTask = nil
+            return true
+        }
+        guard won else { return }
+        if let first {
+            Self.notify(first, of: newResolution)
+        }
+        for observer in rest {
+            Self.notify(observer, of: newResolution)
+        }
+        // Leave only after the observers' blocks have entered the group, so that the group never looks idle early.
+        promisesGroup.leave()
+    }
+
+    /// Adopts the eventual resolution of `other` (used when a block returns a promise).
+    func resolve(with other: Promise<Value>) {
+        other.observe(on: nil) { resolution in
+            self.resolve(resolution)
+        }
+    }
+
+    // MARK: Observing
+
+    /// Registers `body` to receive the resolution: on `queue` via `async(group:)`, or inline when `queue` is nil.
+    func observe(on queue: DispatchQueue?, _ body: @escaping (Resolution) -> Void) {
+        let resolved: Resolution? = lock.withLock { _ in
+            if let resolution = self.resolution { return resolution }
+            let observer = Observer(queue: queue, body: body)
+            if self.observer == nil {
+                self.observer = observer
+            } else {
+                self.moreObservers.append(observer)
+            }
+            return nil
+        }
+        if let resolved {
+            Self.notify(Observer(queue: queue, body: body), of: resolved)
+        }
+    }
+
+    /// Runs one observer: dispatches it to its queue inside the global group, or runs it inline through the drain.
+    private static func notify(_ observer: Observer, of resolution: Resolution) {
+        nonisolated(unsafe) let body = observer.body
+        nonisolated(unsafe) let resolution = resolution
+        if let queue = observer.queue {
+            queue.async(group: promisesGroup) { body(resolution) }
+        } else {
+            InlineDrain.current.run { body(resolution) }
+        }
+    }
+
+    // MARK: State
+
+    /// The task created by `init(priority:operation:)`, if any and while pending.
+    var pendingOperationTask: Task<Void, Never>? {
+        lock.withLock { _ in self.operationTask }
+    }
+
+    /// Records the task settling this promise, unless the promise is already resolved.
+    func setOperationTask(_ task: Task<Void, Never>) {
+        lock.withLock { _ in
+            if self.resolution == nil { self.operationTask = task }
+        }
+    }
+
+    /// The resolution, or `nil` while pending.
+    var currentResolution: Resolution? {
+        lock.withLock { _ in self.resolution }
+    }
+
+    /// Whether the promise is still pending.
+    public var isPending: Bool {
+        currentResolution == nil
+    }
+
+    /// Whether the promise is fulfilled.
+    public var isFulfilled: Bool {
+        if case .success = currentResolution { return true }
+        return false
+    }
+
+    /// Whether the promise is rejected.
+    public var isRejected: Bool {
+        if case .failure = currentResolution { return true }
+        return false
+    }
+
+    /// The value the promise was fulfilled with, or `nil` while pending or when rejected.
+    public var value: Value? {
+        if case .success(let value) = currentResolution { return value }
+        return nil
+    }
+
+    /// The error the promise was rejected with, or `nil` while pending or when fulfilled.
+    public var error: (any Error)? {
+        if case .failure(let error) = currentResolution { return error }
+        return nil
+    }
+}
+
+extension Promise: CustomStringConvertible {
+    /// `Fulfilled: <value>`, `Rejected: <error>` or `Pending: <Value type>`, as in the original.
+    public var description: String {
+        switch currentResolution {
+        case .success(let value): return "Fulfilled: \(value)"
+        case .failure(let error): return "Rejected: \(error)"
+        case nil: return "Pending: \(Value.self)"
+        }
+    }
+}
