@@ -32,7 +32,7 @@ private let drainKey: pthread_key_t = {
 }()
 
 /// The per-thread trampoline for inline observers and for releasing deallocated chains.
-final class InlineDrain {
+@usableFromInline final class InlineDrain {
     /// Whether this thread is inside `drain()`.
     private var isDraining = false
     /// Inline observer calls queued while draining.
@@ -41,7 +41,7 @@ final class InlineDrain {
     private var released: [Any] = []
 
     /// This thread's drain, created on first use.
-    static var current: InlineDrain {
+    @usableFromInline static var current: InlineDrain {
         if let pointer = pthread_getspecific(drainKey) {
             return Unmanaged<InlineDrain>.fromOpaque(pointer).takeUnretainedValue()
         }
@@ -51,7 +51,7 @@ final class InlineDrain {
     }
 
     /// Runs `work` now, or after the work already running on this thread when called from inside it.
-    func run(_ work: @escaping () -> Void) {
+    @usableFromInline func run(_ work: @escaping () -> Void) {
         if isDraining {
             queued.append(work)
             return

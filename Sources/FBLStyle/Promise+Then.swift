@@ -13,7 +13,7 @@ extension Promise {
     ///   - queue: The queue to run `work` on.
     ///   - work: A block handling the value `self` was fulfilled with.
     /// - Returns: A new pending promise resolved like the promise `work` returns.
-    @discardableResult
+    @inlinable @discardableResult
     public func then<Result>(
         on queue: DispatchQueue = .promises,
         _ work: @escaping Then<Promise<Result>>
@@ -43,7 +43,7 @@ extension Promise {
     ///   - queue: The queue to run `work` on.
     ///   - work: A block handling the value `self` was fulfilled with.
     /// - Returns: A new pending promise fulfilled with the value `work` returns.
-    @discardableResult
+    @inlinable @discardableResult
     public func then<Result>(
         on queue: DispatchQueue = .promises,
         _ work: @escaping Then<Result>
@@ -73,7 +73,7 @@ extension Promise {
     ///   - queue: The queue to run `work` on.
     ///   - work: A block handling the value `self` was fulfilled with.
     /// - Returns: A new pending promise resolved with the same value as `self`.
-    @discardableResult
+    @inlinable @discardableResult
     public func then(
         on queue: DispatchQueue = .promises,
         _ work: @escaping Then<Void>

@@ -35,7 +35,7 @@ import Dispatch
 import Synchronization
 
 /// The process-wide group every pending promise and every dispatched block belongs to (`DispatchGroup.promises`).
-let promisesGroup = DispatchGroup()
+@usableFromInline let promisesGroup = DispatchGroup()
 
 /// A promise in the manner of Google's Promises (`FBLPromise`): a value, or an error, that becomes available later.
 ///
@@ -49,31 +49,36 @@ let promisesGroup = DispatchGroup()
 /// every chained block belongs to it while it is queued or running; ``waitForPromises(timeout:)`` waits on that group.
 public final class Promise<Value>: @unchecked Sendable {
     /// The outcome of a resolved promise.
-    typealias Resolution = Result<Value, any Error>
+    @usableFromInline typealias Resolution = Result<Value, any Error>
 
     /// A registered observer. `queue == nil` marks a library-internal observer that runs inline.
-    struct Observer {
-        let queue: DispatchQueue?
-        let body: (Resolution) -> Void
+    @usableFromInline struct Observer {
+        @usableFromInline let queue: DispatchQueue?
+        @usableFromInline let body: (Resolution) -> Void
+
+        @inlinable init(queue: DispatchQueue?, body: @escaping (Resolution) -> Void) {
+            self.queue = queue
+            self.body = body
+        }
     }
 
-    private let lock = Mutex<Void>(())
+    @usableFromInline let lock = Mutex<Void>(())
     /// `nil` while pending; set once.
-    private var resolution: Resolution?
+    @usableFromInline @exclusivity(unchecked) var resolution: Resolution?
     /// The first observer, stored without an array.
-    private var observer: Observer?
+    @usableFromInline @exclusivity(unchecked) var observer: Observer?
     /// Observers beyond the first, in registration order.
-    private var moreObservers: [Observer] = []
+    @usableFromInline @exclusivity(unchecked) var moreObservers: [Observer] = []
     /// The task settling a promise made by `init(priority:operation:)`, so that `async()` can forward cancellation.
-    private var operationTask: Task<Void, Never>?
+    @usableFromInline @exclusivity(unchecked) var operationTask: Task<Void, Never>?
 
     /// Creates a pending promise: it enters the global group until it is resolved or deallocated.
-    init(pending: Void) {
+    @inlinable init(pending: Void) {
         promisesGroup.enter()
     }
 
     /// Creates a promise that is resolved from the start; it never enters the global group.
-    init(resolved resolution: Resolution) {
+    @inlinable init(resolved resolution: Resolution) {
         self.resolution = resolution
     }
 
@@ -96,17 +101,17 @@ public final class Promise<Value>: @unchecked Sendable {
     /// Creates a new pending promise, to be resolved later with ``fulfill(_:)`` or ``reject(_:)``.
     ///
     /// Until it is resolved, the promise keeps the global group ``Dispatch/DispatchGroup/promises`` entered.
-    public static func pending() -> Promise<Value> {
+    @inlinable public static func pending() -> Promise<Value> {
         Promise(pending: ())
     }
 
     /// Creates a new pending promise, to be resolved later with ``fulfill(_:)`` or ``reject(_:)``.
-    public convenience init() {
+    @inlinable public convenience init() {
         self.init(pending: ())
     }
 
     /// Creates a new promise rejected with the given `error`.
-    public convenience init(_ error: any Error) {
+    @inlinable public convenience init(_ error: any Error) {
         self.init(resolved: .failure(error))
     }
 
@@ -114,7 +119,7 @@ public final class Promise<Value>: @unchecked Sendable {
     ///
     /// `work` is an autoclosure evaluated at once, so `Promise(42)` is a fulfilled promise and
     /// `Promise(try load())` is fulfilled or rejected depending on `load()`.
-    public convenience init(_ work: @autoclosure () throws -> Value) {
+    @inlinable public convenience init(_ work: @autoclosure () throws -> Value) {
         do {
             self.init(resolved: .success(try work()))
         } catch {
@@ -125,17 +130,17 @@ public final class Promise<Value>: @unchecked Sendable {
     // MARK: Resolving
 
     /// Fulfills `self` with `value`, unless it is already resolved (then nothing changes).
-    public func fulfill(_ value: Value) {
+    @inlinable public func fulfill(_ value: Value) {
         resolve(.success(value))
     }
 
     /// Rejects `self` with `error`, unless it is already resolved (then nothing changes).
-    public func reject(_ error: any Error) {
+    @inlinable public func reject(_ error: any Error) {
         resolve(.failure(error))
     }
 
     /// Sets the resolution once and hands it to every observer.
-    func resolve(_ newResolution: Resolution) {
+    @inlinable func resolve(_ newResolution: Resolution) {
         var first: Observer?
         var rest: [Observer] = []
         let won = lock.withLock { _ -> Bool in
@@ -160,7 +165,7 @@ public final class Promise<Value>: @unchecked Sendable {
     }
 
     /// Adopts the eventual resolution of `other` (used when a block returns a promise).
-    func resolve(with other: Promise<Value>) {
+    @inlinable func resolve(with other: Promise<Value>) {
         other.observe(on: nil) { resolution in
             self.resolve(resolution)
         }
@@ -169,7 +174,7 @@ public final class Promise<Value>: @unchecked Sendable {
     // MARK: Observing
 
     /// Registers `body` to receive the resolution: on `queue` via `async(group:)`, or inline when `queue` is nil.
-    func observe(on queue: DispatchQueue?, _ body: @escaping (Resolution) -> Void) {
+    @inlinable func observe(on queue: DispatchQueue?, _ body: @escaping (Resolution) -> Void) {
         let resolved: Resolution? = lock.withLock { _ in
             if let resolution = self.resolution { return resolution }
             let observer = Observer(queue: queue, body: body)
@@ -186,7 +191,7 @@ public final class Promise<Value>: @unchecked Sendable {
     }
 
     /// Runs one observer: dispatches it to its queue inside the global group, or runs it inline through the drain.
-    private static func notify(_ observer: Observer, of resolution: Resolution) {
+    @inlinable static func notify(_ observer: Observer, of resolution: Resolution) {
         nonisolated(unsafe) let body = observer.body
         nonisolated(unsafe) let resolution = resolution
         if let queue = observer.queue {
@@ -211,7 +216,7 @@ public final class Promise<Value>: @unchecked Sendable {
     }
 
     /// The resolution, or `nil` while pending.
-    var currentResolution: Resolution? {
+    @inlinable var currentResolution: Resolution? {
         lock.withLock { _ in self.resolution }
     }
 
