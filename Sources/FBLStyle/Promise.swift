@@ -68,7 +68,7 @@ public final class Promise<Value>: @unchecked Sendable {
     /// The first observer, stored without an array.
     @usableFromInline @exclusivity(unchecked) var observer: Observer?
     /// Observers beyond the first, in registration order.
-    @usableFromInline @exclusivity(unchecked) var moreObservers: [Observer] = []
+    @usableFromInline @exclusivity(unchecked) var moreObservers: [Observer]?
     /// The task settling a promise made by `init(priority:operation:)`, so that `async()` can forward cancellation.
     @usableFromInline @exclusivity(unchecked) var operationTask: Task<Void, Never>?
 
@@ -91,7 +91,7 @@ public final class Promise<Value>: @unchecked Sendable {
         if let observer {
             InlineDrain.current.release(observer)
         }
-        if !moreObservers.isEmpty {
+        if let moreObservers {
             InlineDrain.current.release(moreObservers)
         }
     }
@@ -142,26 +142,40 @@ public final class Promise<Value>: @unchecked Sendable {
     /// Sets the resolution once and hands it to every observer.
     @inlinable func resolve(_ newResolution: Resolution) {
         var first: Observer?
-        var rest: [Observer] = []
+        var rest: [Observer]?
         let won = lock.withLock { _ -> Bool in
             guard self.resolution == nil else { return false }
             self.resolution = newResolution
             first = self.observer
+            if first?.queue == nil { self.observer = nil }  // a queued first observer stays for `runFirstObserver`
             rest = self.moreObservers
-            self.observer = nil
-            self.moreObservers = []
+            self.moreObservers = nil
             self.operationTask = nil
             return true
         }
         guard won else { return }
         if let first {
-            Self.notify(first, of: newResolution)
+            if let queue = first.queue {
+                // The block captures only `self`, so handing it over costs no allocation beyond the block itself.
+                queue.async(group: promisesGroup) { self.runFirstObserver() }
+            } else {
+                Self.notify(first, of: newResolution)
+            }
         }
-        for observer in rest {
-            Self.notify(observer, of: newResolution)
+        if let rest {
+            for observer in rest {
+                Self.notify(observer, of: newResolution)
+            }
         }
         // Leave only after the observers' blocks have entered the group, so that the group never looks idle early.
         promisesGroup.leave()
+    }
+
+    /// Runs the queued first observer on its queue. After resolution nothing else touches `observer`.
+    @inlinable func runFirstObserver() {
+        let observer = self.observer!
+        self.observer = nil
+        observer.body(self.resolution!)
     }
 
     /// Adopts the eventual resolution of `other` (used when a block returns a promise).
@@ -180,8 +194,10 @@ public final class Promise<Value>: @unchecked Sendable {
             let observer = Observer(queue: queue, body: body)
             if self.observer == nil {
                 self.observer = observer
+            } else if self.moreObservers == nil {
+                self.moreObservers = [observer]
             } else {
-                self.moreObservers.append(observer)
+                self.moreObservers!.append(observer)
             }
             return nil
         }
