@@ -62,9 +62,10 @@ private let drainKey: pthread_key_t = {
         isDraining = false
     }
 
-    /// Releases `thing` (and whatever its release releases in turn) iteratively.
-    func release(_ thing: Any) {
-        released.append(thing)
+    /// Releases `thing` (and whatever its release releases in turn) iteratively. The caller must hand over the last
+    /// reference (pass a temporary, for example `field.take() as Any`), or nothing is released here.
+    func release(_ thing: consuming Any) {
+        released.append(consume thing)
         if isDraining { return }
         isDraining = true
         drain()

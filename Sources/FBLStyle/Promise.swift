@@ -88,11 +88,12 @@ public final class Promise<Value>: @unchecked Sendable {
         // A pending promise nobody can resolve any more: leave the group so that it does not block later waits.
         promisesGroup.leave()
         // Its observers hold the promises chained on it; release them without recursing through the whole chain.
-        if let observer {
-            InlineDrain.current.release(observer)
+        // (`take()` moves them out, so that the drain holds their last reference.)
+        if observer != nil {
+            InlineDrain.current.release(observer.take() as Any)
         }
-        if let moreObservers {
-            InlineDrain.current.release(moreObservers)
+        if moreObservers != nil {
+            InlineDrain.current.release(moreObservers.take() as Any)
         }
     }
 
