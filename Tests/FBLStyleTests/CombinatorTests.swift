@@ -141,13 +141,12 @@ extension FBLStyleTests {
         @Test func retryStopsAfterAttemptsWithTheLastError() async {
             let attempts = Counter()
             let remaining = Box<[Int]>([])
-            let promise = retry(
-                on: serialQueue, attempts: 2, delay: 0.001,
-                condition: { count, _ in
-                    remaining.value.append(count)
-                    return true
-                }
-            ) { () -> Promise<Int> in
+            let condition = { (count: Int, _: any Error) -> Bool in
+                remaining.value.append(count)
+                return true
+            }
+            let promise = retry(on: serialQueue, attempts: 2, delay: 0.001, condition: condition) {
+                () -> Promise<Int> in
                 attempts.increment()
                 throw TestError(code: attempts.value)
             }
@@ -158,9 +157,9 @@ extension FBLStyleTests {
 
         @Test func conditionStopsRetryingEarly() async {
             let attempts = Counter()
-            let promise = retry(on: serialQueue, attempts: 10, delay: 0.001, condition: { _, error in
-                (error as? TestError)?.code != 2
-            }) { () -> Promise<Int> in
+            let condition = { (_: Int, error: any Error) -> Bool in (error as? TestError)?.code != 2 }
+            let promise = retry(on: serialQueue, attempts: 10, delay: 0.001, condition: condition) {
+                () -> Promise<Int> in
                 attempts.increment()
                 return Promise(TestError(code: attempts.value))
             }
