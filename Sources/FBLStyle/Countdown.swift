@@ -1,11 +1,9 @@
-import Synchronization
-
 /// Collects the outcomes of the inputs of `all` and `any` as they settle, under a lock.
 ///
 /// The inputs' observers hold this collector, never the inputs themselves, so an input that nobody can resolve any
 /// more is still deallocated (and leaves the global group).
 final class Countdown: @unchecked Sendable {
-    private let lock = Mutex<Void>(())
+    private let lock = PromiseLock()
     private var outcomes: [Result<Any, any Error>?]
     private var remaining: Int
 
@@ -17,7 +15,7 @@ final class Countdown: @unchecked Sendable {
 
     /// Records the outcome of input `index`; returns all outcomes, in input order, when it was the last one.
     func settle(_ index: Int, _ outcome: Result<Any, any Error>) -> [Result<Any, any Error>]? {
-        lock.withLock { _ -> [Result<Any, any Error>]? in
+        lock.withLock { () -> [Result<Any, any Error>]? in
             self.outcomes[index] = outcome
             self.remaining -= 1
             return self.remaining == 0 ? self.outcomes.map { $0! } : nil

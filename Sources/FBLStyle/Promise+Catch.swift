@@ -7,7 +7,7 @@ extension Promise {
     /// Chains a block that handles a rejection.
     ///
     /// When `self` is rejected, `reject` runs asynchronously on `queue` with the error. Either way the returned
-    /// promise is resolved like `self` (a `catch` does not recover; see ``recover(on:_:)-(_,(Error)->Promise)``).
+    /// promise is resolved like `self` (a `catch` does not recover; see `recover(on:_:)`).
     /// - Parameters:
     ///   - queue: The queue to run `reject` on.
     ///   - reject: A block handling the error `self` was rejected with.

@@ -1,7 +1,7 @@
 // The core of FBLStyle: Google Promises' mechanism, observers on the promise plus one process-wide dispatch group.
 //
 // State. A promise is pending, fulfilled or rejected; `resolution` is nil while pending and is set exactly once
-// under `lock` (a `Synchronization.Mutex` stored inline in the object). A second `fulfill`/`reject` finds it set
+// under `lock` (`PromiseLock`, one atomic word stored inline in the object). A second `fulfill`/`reject` finds it set
 // and changes nothing, so when many threads race to resolve, exactly one wins.
 //
 // Observers. `then`, `catch`, `always` and friends do not run anything themselves: they create the chained promise
@@ -32,21 +32,23 @@
 // responsibility, exactly as with the original.
 
 import Dispatch
-import Synchronization
 
 /// The process-wide group every pending promise and every dispatched block belongs to (`DispatchGroup.promises`).
 @usableFromInline let promisesGroup = DispatchGroup()
 
 /// A promise in the manner of Google's Promises (`FBLPromise`): a value, or an error, that becomes available later.
 ///
-/// Create a pending promise with ``pending()`` and resolve it with ``fulfill(_:)`` or ``reject(_:)``, create one
-/// already resolved with ``init(_:)-(()->Value)`` or ``init(_:)-(Error)``, or let a block resolve it with
-/// ``init(on:_:)-(_,Async)``. Chain blocks with ``then(on:_:)-(_,Then<Promise<Result>>)``, ``catch(on:_:)`` and
-/// the other operators; each block runs asynchronously on the queue you pass (``Dispatch/DispatchQueue/promises`` by
+/// Create a pending promise with ``pending()`` and resolve it with ``fulfill(_:)`` or ``reject(_:)``; create one
+/// already resolved with `Promise(42)` or `Promise<Int>(error)`; or let a block resolve it with
+/// `Promise(on: queue) { fulfill, reject in ... }`. Chain blocks with `then`, `catch`, `always`, `recover` and the
+/// other operators; each block runs asynchronously on the queue you pass (``Dispatch/DispatchQueue/promises`` by
 /// default, the main queue unless you change it).
 ///
 /// Every pending promise belongs to the global ``Dispatch/DispatchGroup/promises`` group until it is resolved, and
 /// every chained block belongs to it while it is queued or running; ``waitForPromises(timeout:)`` waits on that group.
+///
+/// Differences from the original: there is no Objective-C bridge (`asObjCPromise`, `ObjCPromise`, `asMaybe`), and a
+/// promise whose `Value` is itself an `Error` type is fulfilled with such a value rather than rejected.
 public final class Promise<Value>: @unchecked Sendable {
     /// The outcome of a resolved promise.
     @usableFromInline typealias Resolution = Result<Value, any Error>
@@ -62,7 +64,7 @@ public final class Promise<Value>: @unchecked Sendable {
         }
     }
 
-    @usableFromInline let lock = Mutex<Void>(())
+    @usableFromInline let lock = PromiseLock()
     /// `nil` while pending; set once.
     @usableFromInline @exclusivity(unchecked) var resolution: Resolution?
     /// The first observer, stored without an array.
@@ -144,7 +146,7 @@ public final class Promise<Value>: @unchecked Sendable {
     @inlinable func resolve(_ newResolution: Resolution) {
         var first: Observer?
         var rest: [Observer]?
-        let won = lock.withLock { _ -> Bool in
+        let won = lock.withLock { () -> Bool in
             guard self.resolution == nil else { return false }
             self.resolution = newResolution
             first = self.observer
@@ -190,7 +192,7 @@ public final class Promise<Value>: @unchecked Sendable {
 
     /// Registers `body` to receive the resolution: on `queue` via `async(group:)`, or inline when `queue` is nil.
     @inlinable func observe(on queue: DispatchQueue?, _ body: @escaping (Resolution) -> Void) {
-        let resolved: Resolution? = lock.withLock { _ in
+        let resolved: Resolution? = lock.withLock {
             if let resolution = self.resolution { return resolution }
             let observer = Observer(queue: queue, body: body)
             if self.observer == nil {
@@ -222,19 +224,19 @@ public final class Promise<Value>: @unchecked Sendable {
 
     /// The task created by `init(priority:operation:)`, if any and while pending.
     var pendingOperationTask: Task<Void, Never>? {
-        lock.withLock { _ in self.operationTask }
+        lock.withLock { self.operationTask }
     }
 
     /// Records the task settling this promise, unless the promise is already resolved.
     func setOperationTask(_ task: Task<Void, Never>) {
-        lock.withLock { _ in
+        lock.withLock {
             if self.resolution == nil { self.operationTask = task }
         }
     }
 
     /// The resolution, or `nil` while pending.
     @inlinable var currentResolution: Resolution? {
-        lock.withLock { _ in self.resolution }
+        lock.withLock { self.resolution }
     }
 
     /// Whether the promise is still pending.
