@@ -1,5 +1,9 @@
 import Dispatch
 
+// `then` is the hot path, so each overload has a fast path for a promise that is already resolved: it hands one block
+// straight to the queue, capturing the work, the chained promise and the resolution, instead of first wrapping them
+// in an observer closure. On a pending promise it registers `handle` as an observer like every other operator.
+
 extension Promise {
     /// The block type of `then`: receives the value `self` was fulfilled with.
     public typealias Then<Result> = (Value) throws -> Result
@@ -19,7 +23,8 @@ extension Promise {
         _ work: @escaping Then<Promise<Result>>
     ) -> Promise<Result> {
         let promise = Promise<Result>(pending: ())
-        observe(on: queue) { resolution in
+        nonisolated(unsafe) let work = work
+        @Sendable func handle(_ resolution: Resolution) {
             switch resolution {
             case .success(let value):
                 do {
@@ -30,6 +35,12 @@ extension Promise {
             case .failure(let error):
                 promise.reject(error)
             }
+        }
+        if let resolution = currentResolution {
+            nonisolated(unsafe) let resolution = resolution
+            queue.async(group: promisesGroup) { handle(resolution) }
+        } else {
+            observe(on: queue, handle)
         }
         return promise
     }
@@ -49,7 +60,8 @@ extension Promise {
         _ work: @escaping Then<Result>
     ) -> Promise<Result> {
         let promise = Promise<Result>(pending: ())
-        observe(on: queue) { resolution in
+        nonisolated(unsafe) let work = work
+        @Sendable func handle(_ resolution: Resolution) {
             switch resolution {
             case .success(let value):
                 do {
@@ -60,6 +72,12 @@ extension Promise {
             case .failure(let error):
                 promise.reject(error)
             }
+        }
+        if let resolution = currentResolution {
+            nonisolated(unsafe) let resolution = resolution
+            queue.async(group: promisesGroup) { handle(resolution) }
+        } else {
+            observe(on: queue, handle)
         }
         return promise
     }
@@ -79,7 +97,8 @@ extension Promise {
         _ work: @escaping Then<Void>
     ) -> Promise {
         let promise = Promise(pending: ())
-        observe(on: queue) { resolution in
+        nonisolated(unsafe) let work = work
+        @Sendable func handle(_ resolution: Resolution) {
             switch resolution {
             case .success(let value):
                 do {
@@ -91,6 +110,12 @@ extension Promise {
             case .failure(let error):
                 promise.reject(error)
             }
+        }
+        if let resolution = currentResolution {
+            nonisolated(unsafe) let resolution = resolution
+            queue.async(group: promisesGroup) { handle(resolution) }
+        } else {
+            observe(on: queue, handle)
         }
         return promise
     }
