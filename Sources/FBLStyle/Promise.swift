@@ -1,6 +1,6 @@
 // The core of FBLStyle: Google Promises' mechanism, observers on the promise plus one process-wide dispatch group.
 //
-// State. A promise is pending, fulfilled or rejected; `resolution` is nil while pending and is set exactly once
+// State. A promise is pending, fulfilled or rejected; `state` (with the value or error) is set exactly once
 // under `lock` (`PromiseLock`, one atomic word stored inline in the object). A second `fulfill`/`reject` finds it set
 // and changes nothing, so when many threads race to resolve, exactly one wins.
 //
@@ -41,6 +41,11 @@ import Dispatch
 /// The process-wide group every pending promise and every dispatched block belongs to (`DispatchGroup.promises`).
 @usableFromInline let promisesGroup = DispatchGroup()
 
+/// The state of a promise (outside the generic class, so that testing it needs no generic metadata).
+@usableFromInline enum PromiseState: UInt8 {
+    case pending, fulfilled, rejected
+}
+
 /// A promise in the manner of Google's Promises (`FBLPromise`): a value, or an error, that becomes available later.
 ///
 /// Create a pending promise with ``pending()`` and resolve it with ``fulfill(_:)`` or ``reject(_:)``; create one
@@ -70,10 +75,18 @@ public final class Promise<Value>: @unchecked Sendable {
     }
 
     @usableFromInline let lock = PromiseLock()
-    /// `nil` while pending; set once.
-    @usableFromInline @exclusivity(unchecked) var resolution: Resolution?
-    /// The first observer, stored without an array.
-    @usableFromInline @exclusivity(unchecked) var observer: Observer?
+    /// Pending, fulfilled or rejected; set once. Stored apart from the value and error (rather than as one
+    /// `Result?`) so that `deinit`, which runs unspecialized, can test it without looking up generic metadata.
+    @usableFromInline @exclusivity(unchecked) var state = PromiseState.pending
+    /// The value, once fulfilled.
+    @usableFromInline @exclusivity(unchecked) var fulfilledValue: Value?
+    /// The error, once rejected.
+    @usableFromInline @exclusivity(unchecked) var rejectionError: (any Error)?
+    /// The first observer's queue, stored without an array (see `observer`).
+    @usableFromInline @exclusivity(unchecked) var firstObserverQueue: DispatchQueue?
+    /// The first observer's body. Queue and body are stored as two plain fields rather than one `Observer?`, so that
+    /// the unspecialized `deinit` destroys them without looking up generic metadata.
+    @usableFromInline @exclusivity(unchecked) var firstObserverBody: ((Resolution) -> Void)?
     /// Observers beyond the first, in registration order.
     @usableFromInline @exclusivity(unchecked) var moreObservers: [Observer]?
     /// The task settling a promise made by `init(priority:operation:)`, so that `async()` can forward cancellation.
@@ -86,18 +99,18 @@ public final class Promise<Value>: @unchecked Sendable {
 
     /// Creates a promise that is resolved from the start; it never enters the global group.
     @inlinable init(resolved resolution: Resolution) {
-        self.resolution = resolution
+        store(resolution)
     }
 
     deinit {
         // `deinit` has exclusive access, no lock needed.
-        guard resolution == nil else { return }
+        guard state == .pending else { return }
         // A pending promise nobody can resolve any more: leave the group so that it does not block later waits.
         promisesGroup.leave()
         // Its observers hold the promises chained on it; release them without recursing through the whole chain.
         // (`take()` moves them out, so that the drain holds their last reference.)
-        if observer != nil {
-            InlineDrain.current.release(observer.take() as Any)
+        if firstObserverBody != nil {
+            InlineDrain.current.release(firstObserverBody.take() as Any)
         }
         if moreObservers != nil {
             InlineDrain.current.release(moreObservers.take() as Any)
@@ -152,8 +165,8 @@ public final class Promise<Value>: @unchecked Sendable {
         var first: Observer?
         var rest: [Observer]?
         let won = lock.withLock { () -> Bool in
-            guard self.resolution == nil else { return false }
-            self.resolution = newResolution
+            guard self.state == .pending else { return false }
+            self.store(newResolution)
             first = self.observer
             if first?.queue == nil { self.observer = nil }  // a queued first observer stays for `runFirstObserver`
             rest = self.moreObservers
@@ -179,11 +192,41 @@ public final class Promise<Value>: @unchecked Sendable {
         promisesGroup.leave()
     }
 
+    /// The first observer, kept in `firstObserverQueue` and `firstObserverBody` (under the lock).
+    @inlinable var observer: Observer? {
+        get { firstObserverBody.map { Observer(queue: firstObserverQueue, body: $0) } }
+        set {
+            firstObserverQueue = newValue?.queue
+            firstObserverBody = newValue?.body
+        }
+    }
+
+    /// Records `resolution` in the stored properties (under the lock, or in an initializer).
+    @inlinable func store(_ resolution: Resolution) {
+        switch resolution {
+        case .success(let value):
+            fulfilledValue = value
+            state = .fulfilled
+        case .failure(let error):
+            rejectionError = error
+            state = .rejected
+        }
+    }
+
+    /// The resolution recorded in the stored properties, or `nil` while pending (under the lock, or once resolved).
+    @inlinable var storedResolution: Resolution? {
+        switch state {
+        case .pending: return nil
+        case .fulfilled: return .success(fulfilledValue!)
+        case .rejected: return .failure(rejectionError!)
+        }
+    }
+
     /// Runs the queued first observer on its queue. After resolution nothing else touches `observer`.
     @inlinable func runFirstObserver() {
         let observer = self.observer!
         self.observer = nil
-        observer.body(self.resolution!)
+        observer.body(self.storedResolution!)
     }
 
     /// Adopts the eventual resolution of `other` (used when a block returns a promise).
@@ -198,7 +241,7 @@ public final class Promise<Value>: @unchecked Sendable {
     /// Registers `body` to receive the resolution: on `queue` via `async(group:)`, or inline when `queue` is nil.
     @inlinable func observe(on queue: DispatchQueue?, _ body: @escaping (Resolution) -> Void) {
         let resolved: Resolution? = lock.withLock {
-            if let resolution = self.resolution { return resolution }
+            if let resolution = self.storedResolution { return resolution }
             let observer = Observer(queue: queue, body: body)
             if self.observer == nil {
                 self.observer = observer
@@ -235,13 +278,13 @@ public final class Promise<Value>: @unchecked Sendable {
     /// Records the task settling this promise, unless the promise is already resolved.
     func setOperationTask(_ task: Task<Void, Never>) {
         lock.withLock {
-            if self.resolution == nil { self.operationTask = task }
+            if self.state == .pending { self.operationTask = task }
         }
     }
 
     /// The resolution, or `nil` while pending.
     @inlinable var currentResolution: Resolution? {
-        lock.withLock { self.resolution }
+        lock.withLock { self.storedResolution }
     }
 
     /// Whether the promise is still pending.
