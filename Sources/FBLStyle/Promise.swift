@@ -194,7 +194,10 @@ public final class Promise<Value>: @unchecked Sendable {
 
     /// The first observer, kept in `firstObserverQueue` and `firstObserverBody` (under the lock).
     @inlinable var observer: Observer? {
-        get { firstObserverBody.map { Observer(queue: firstObserverQueue, body: $0) } }
+        get {
+            guard let body = firstObserverBody else { return nil }
+            return Observer(queue: firstObserverQueue, body: body)
+        }
         set {
             firstObserverQueue = newValue?.queue
             firstObserverBody = newValue?.body
