@@ -1,2 +1,0 @@
-/// Placeholder until the FBLStyle module lands; replaced by its real sources.
-public enum FBLStylePlaceholder {}

@@ -1,0 +1,26 @@
+import Dispatch
+
+extension Promise {
+    /// The block type of `catch`: receives the error `self` was rejected with.
+    public typealias Catch = (any Error) -> Void
+
+    /// Chains a block that handles a rejection.
+    ///
+    /// When `self` is rejected, `reject` runs asynchronously on `queue` with the error. Either way the returned
+    /// promise is resolved like `self` (a `catch` does not recover; see `recover(on:_:)`).
+    /// - Parameters:
+    ///   - queue: The queue to run `reject` on.
+    ///   - reject: A block handling the error `self` was rejected with.
+    /// - Returns: A new pending promise resolved like `self`.
+    @discardableResult
+    public func `catch`(on queue: DispatchQueue = .promises, _ reject: @escaping Catch) -> Promise {
+        let promise = Promise(pending: ())
+        observe(on: queue) { resolution in
+            if case .failure(let error) = resolution {
+                reject(error)
+            }
+            promise.resolve(resolution)
+        }
+        return promise
+    }
+}

@@ -1,0 +1,122 @@
+import Dispatch
+
+// `then` is the hot path, so each overload has a fast path for a promise that is already resolved: it hands one block
+// straight to the queue, capturing the work, the chained promise and the resolution, instead of first wrapping them
+// in an observer closure. On a pending promise it registers `handle` as an observer like every other operator.
+
+extension Promise {
+    /// The block type of `then`: receives the value `self` was fulfilled with.
+    public typealias Then<Result> = (Value) throws -> Result
+
+    /// Chains a block that returns a promise.
+    ///
+    /// When `self` is fulfilled, `work` runs asynchronously on `queue` with its value, and the returned promise takes
+    /// the resolution of the promise `work` returns (or is rejected with the error `work` throws). When `self` is
+    /// rejected, `work` does not run and the returned promise is rejected with the same error.
+    /// - Parameters:
+    ///   - queue: The queue to run `work` on.
+    ///   - work: A block handling the value `self` was fulfilled with.
+    /// - Returns: A new pending promise resolved like the promise `work` returns.
+    @inlinable @discardableResult
+    public func then<Result>(
+        on queue: DispatchQueue = .promises,
+        _ work: @escaping Then<Promise<Result>>
+    ) -> Promise<Result> {
+        let promise = Promise<Result>(pending: ())
+        nonisolated(unsafe) let work = work
+        @Sendable func handle(_ resolution: Resolution) {
+            switch resolution {
+            case .success(let value):
+                do {
+                    promise.resolve(with: try work(value))
+                } catch {
+                    promise.reject(error)
+                }
+            case .failure(let error):
+                promise.reject(error)
+            }
+        }
+        if let resolution = currentResolution {
+            nonisolated(unsafe) let resolution = resolution
+            queue.async(group: promisesGroup) { handle(resolution) }
+        } else {
+            observe(on: queue, handle)
+        }
+        return promise
+    }
+
+    /// Chains a block that returns a value.
+    ///
+    /// When `self` is fulfilled, `work` runs asynchronously on `queue` with its value, and the returned promise is
+    /// fulfilled with what `work` returns (or rejected with the error it throws). When `self` is rejected, `work` does
+    /// not run and the returned promise is rejected with the same error.
+    /// - Parameters:
+    ///   - queue: The queue to run `work` on.
+    ///   - work: A block handling the value `self` was fulfilled with.
+    /// - Returns: A new pending promise fulfilled with the value `work` returns.
+    @inlinable @discardableResult
+    public func then<Result>(
+        on queue: DispatchQueue = .promises,
+        _ work: @escaping Then<Result>
+    ) -> Promise<Result> {
+        let promise = Promise<Result>(pending: ())
+        nonisolated(unsafe) let work = work
+        @Sendable func handle(_ resolution: Resolution) {
+            switch resolution {
+            case .success(let value):
+                do {
+                    promise.fulfill(try work(value))
+                } catch {
+                    promise.reject(error)
+                }
+            case .failure(let error):
+                promise.reject(error)
+            }
+        }
+        if let resolution = currentResolution {
+            nonisolated(unsafe) let resolution = resolution
+            queue.async(group: promisesGroup) { handle(resolution) }
+        } else {
+            observe(on: queue, handle)
+        }
+        return promise
+    }
+
+    /// Chains a block that returns nothing.
+    ///
+    /// When `self` is fulfilled, `work` runs asynchronously on `queue` with its value, and the returned promise is
+    /// fulfilled with the same value (or rejected with the error `work` throws). When `self` is rejected, `work` does
+    /// not run and the returned promise is rejected with the same error.
+    /// - Parameters:
+    ///   - queue: The queue to run `work` on.
+    ///   - work: A block handling the value `self` was fulfilled with.
+    /// - Returns: A new pending promise resolved with the same value as `self`.
+    @inlinable @discardableResult
+    public func then(
+        on queue: DispatchQueue = .promises,
+        _ work: @escaping Then<Void>
+    ) -> Promise {
+        let promise = Promise(pending: ())
+        nonisolated(unsafe) let work = work
+        @Sendable func handle(_ resolution: Resolution) {
+            switch resolution {
+            case .success(let value):
+                do {
+                    try work(value)
+                    promise.fulfill(value)
+                } catch {
+                    promise.reject(error)
+                }
+            case .failure(let error):
+                promise.reject(error)
+            }
+        }
+        if let resolution = currentResolution {
+            nonisolated(unsafe) let resolution = resolution
+            queue.async(group: promisesGroup) { handle(resolution) }
+        } else {
+            observe(on: queue, handle)
+        }
+        return promise
+    }
+}

@@ -1,0 +1,29 @@
+import Dispatch
+
+extension Promise {
+    /// Checks the value `self` is fulfilled with.
+    ///
+    /// When `self` is fulfilled, `predicate` runs asynchronously on `queue` with the value; the returned promise is
+    /// fulfilled with the same value if `predicate` returns `true` and rejected with
+    /// ``PromiseError/validationFailure`` otherwise. When `self` is rejected, the returned promise is rejected with
+    /// the same error.
+    /// - Parameters:
+    ///   - queue: The queue to run `predicate` on.
+    ///   - predicate: The check.
+    /// - Returns: A new pending promise resolved like `self` or rejected with ``PromiseError/validationFailure``.
+    @discardableResult
+    public func validate(
+        on queue: DispatchQueue = .promises,
+        _ predicate: @escaping (Value) -> Bool
+    ) -> Promise {
+        let promise = Promise(pending: ())
+        observe(on: queue) { resolution in
+            if case .success(let value) = resolution, !predicate(value) {
+                promise.reject(PromiseError.validationFailure)
+            } else {
+                promise.resolve(resolution)
+            }
+        }
+        return promise
+    }
+}

@@ -1,0 +1,332 @@
+// The core of FBLStyle: Google Promises' mechanism, observers on the promise plus one process-wide dispatch group.
+//
+// State. A promise is pending, fulfilled or rejected; `state` (with the value or error) is set exactly once
+// under `lock` (`PromiseLock`, one atomic word stored inline in the object). A second `fulfill`/`reject` finds it set
+// and changes nothing, so when many threads race to resolve, exactly one wins.
+//
+// Observers. `then`, `catch`, `always` and friends do not run anything themselves: they create the chained promise
+// and register an observer, a closure that receives the resolution. The first observer is stored in a plain field
+// (no array for the common case of one chained block); only further observers go into `moreObservers`. Resolution
+// swaps the observers out under the lock and runs them after unlocking, in registration order. Registering on a
+// promise that is already resolved hands the observer its resolution at once.
+//
+// Allocation. Handing a block to its queue costs what `queue.async` costs; the observer path adds as little as it can.
+// When a promise resolves, a queued first observer stays in its field and the block dispatched for it captures only
+// the promise (`runFirstObserver`), so it needs no allocation beyond the block itself; `then` on a promise that is
+// already resolved skips the observer and dispatches its block directly.
+//
+// The global group. Every promise created pending enters the process-wide `DispatchGroup.promises` in its
+// initializer and leaves it when it is resolved. An observer for a user block hands that block to its queue with
+// `queue.async(group: DispatchGroup.promises)`, which enters the group until the block returns. Observers are
+// dispatched before the resolved promise leaves, so the group's count never drops to zero while work is still on its
+// way: it counts pending promises and blocks in flight, and `waitForPromises(timeout:)` waits for it to drain.
+// Consequences: a promise that is never resolved keeps the group entered, so `waitForPromises` returns `false` while
+// it is alive; a pending promise that is deallocated leaves the group in `deinit` so that it blocks no later wait.
+//
+// Queue hops. User blocks always run asynchronously on their queue, never inside the call that registers them and
+// never inside `fulfill`/`reject`. Library-internal observers that only move a resolution from one promise to another
+// (adopting a promise returned from a block, `all`, `any`, `race`, `timeout`, `delay`, `async()`) run inline on the
+// resolving thread. To keep long chains of such hand-overs from nesting on the stack, inline observers run through a
+// per-thread drain loop (`InlineDrain`), which also releases the observers of a deallocated pending promise
+// iteratively, so that dropping a chain of a million pending promises does not recurse a million `deinit`s deep.
+//
+// Concurrency. As in the original, user closures are plain `@escaping`, not `@Sendable`, and values are
+// unconstrained, so code written for Google Promises compiles unchanged in Swift 6 mode. `Promise` is
+// `@unchecked Sendable`: all mutable state is guarded by `lock`, and closures move to their queue through
+// `nonisolated(unsafe)` locals. Whether a user closure may touch state from the queue it runs on stays the caller's
+// responsibility, exactly as with the original.
+
+import Dispatch
+
+/// The process-wide group every pending promise and every dispatched block belongs to (`DispatchGroup.promises`).
+@usableFromInline let promisesGroup = DispatchGroup()
+
+/// The state of a promise (outside the generic class, so that testing it needs no generic metadata).
+@usableFromInline enum PromiseState: UInt8 {
+    case pending, fulfilled, rejected
+}
+
+/// A promise in the manner of Google's Promises (`FBLPromise`): a value, or an error, that becomes available later.
+///
+/// Create a pending promise with ``pending()`` and resolve it with ``fulfill(_:)`` or ``reject(_:)``; create one
+/// already resolved with `Promise(42)` or `Promise<Int>(error)`; or let a block resolve it with
+/// `Promise(on: queue) { fulfill, reject in ... }`. Chain blocks with `then`, `catch`, `always`, `recover` and the
+/// other operators; each block runs asynchronously on the queue you pass (``Dispatch/DispatchQueue/promises`` by
+/// default, the main queue unless you change it).
+///
+/// Every pending promise belongs to the global ``Dispatch/DispatchGroup/promises`` group until it is resolved, and
+/// every chained block belongs to it while it is queued or running; ``waitForPromises(timeout:)`` waits on that group.
+///
+/// Differences from the original: there is no Objective-C bridge (`asObjCPromise`, `ObjCPromise`, `asMaybe`), and a
+/// promise whose `Value` is itself an `Error` type is fulfilled with such a value rather than rejected.
+public final class Promise<Value>: @unchecked Sendable {
+    /// The outcome of a resolved promise.
+    @usableFromInline typealias Resolution = Result<Value, any Error>
+
+    /// A registered observer. `queue == nil` marks a library-internal observer that runs inline.
+    @usableFromInline struct Observer {
+        @usableFromInline let queue: DispatchQueue?
+        @usableFromInline let body: (Resolution) -> Void
+
+        @inlinable init(queue: DispatchQueue?, body: @escaping (Resolution) -> Void) {
+            self.queue = queue
+            self.body = body
+        }
+    }
+
+    @usableFromInline let lock = PromiseLock()
+    /// Pending, fulfilled or rejected; set once. Stored apart from the value and error (rather than as one
+    /// `Result?`) so that `deinit`, which runs unspecialized, can test it without looking up generic metadata.
+    @usableFromInline @exclusivity(unchecked) var state = PromiseState.pending
+    /// The value, once fulfilled.
+    @usableFromInline @exclusivity(unchecked) var fulfilledValue: Value?
+    /// The error, once rejected.
+    @usableFromInline @exclusivity(unchecked) var rejectionError: (any Error)?
+    /// The first observer's queue, stored without an array (see `observer`).
+    @usableFromInline @exclusivity(unchecked) var firstObserverQueue: DispatchQueue?
+    /// The first observer's body. Queue and body are stored as two plain fields rather than one `Observer?`, so that
+    /// the unspecialized `deinit` destroys them without looking up generic metadata.
+    @usableFromInline @exclusivity(unchecked) var firstObserverBody: ((Resolution) -> Void)?
+    /// Observers beyond the first, in registration order.
+    @usableFromInline @exclusivity(unchecked) var moreObservers: [Observer]?
+    /// The task settling a promise made by `init(priority:operation:)`, so that `async()` can forward cancellation.
+    @usableFromInline @exclusivity(unchecked) var operationTask: Task<Void, Never>?
+
+    /// Creates a pending promise: it enters the global group until it is resolved or deallocated.
+    @inlinable init(pending: Void) {
+        promisesGroup.enter()
+    }
+
+    /// Creates a promise that is resolved from the start; it never enters the global group.
+    @inlinable init(resolved resolution: Resolution) {
+        store(resolution)
+    }
+
+    deinit {
+        // `deinit` has exclusive access, no lock needed.
+        guard state == .pending else { return }
+        // A pending promise nobody can resolve any more: leave the group so that it does not block later waits.
+        promisesGroup.leave()
+        // Its observers hold the promises chained on it; release them without recursing through the whole chain.
+        // (`take()` moves them out, so that the drain holds their last reference.)
+        if firstObserverBody != nil {
+            InlineDrain.current.release(firstObserverBody.take() as Any)
+        }
+        if moreObservers != nil {
+            InlineDrain.current.release(moreObservers.take() as Any)
+        }
+    }
+
+    // MARK: Creating
+
+    /// Creates a new pending promise, to be resolved later with ``fulfill(_:)`` or ``reject(_:)``.
+    ///
+    /// Until it is resolved, the promise keeps the global group ``Dispatch/DispatchGroup/promises`` entered.
+    @inlinable public static func pending() -> Promise<Value> {
+        Promise(pending: ())
+    }
+
+    /// Creates a new pending promise, to be resolved later with ``fulfill(_:)`` or ``reject(_:)``.
+    @inlinable public convenience init() {
+        self.init(pending: ())
+    }
+
+    /// Creates a new promise rejected with the given `error`.
+    @inlinable public convenience init(_ error: any Error) {
+        self.init(resolved: .failure(error))
+    }
+
+    /// Creates a new promise fulfilled with the value of `work`, or rejected with the error it throws.
+    ///
+    /// `work` is an autoclosure evaluated at once, so `Promise(42)` is a fulfilled promise and
+    /// `Promise(try load())` is fulfilled or rejected depending on `load()`.
+    @inlinable public convenience init(_ work: @autoclosure () throws -> Value) {
+        do {
+            self.init(resolved: .success(try work()))
+        } catch {
+            self.init(resolved: .failure(error))
+        }
+    }
+
+    // MARK: Resolving
+
+    /// Fulfills `self` with `value`, unless it is already resolved (then nothing changes).
+    @inlinable public func fulfill(_ value: Value) {
+        resolve(.success(value))
+    }
+
+    /// Rejects `self` with `error`, unless it is already resolved (then nothing changes).
+    @inlinable public func reject(_ error: any Error) {
+        resolve(.failure(error))
+    }
+
+    /// Sets the resolution once and hands it to every observer.
+    @inlinable func resolve(_ newResolution: Resolution) {
+        var first: Observer?
+        var rest: [Observer]?
+        let won = lock.withLock { () -> Bool in
+            guard self.state == .pending else { return false }
+            self.store(newResolution)
+            first = self.observer
+            if first?.queue == nil { self.observer = nil }  // a queued first observer stays for `runFirstObserver`
+            rest = self.moreObservers
+            self.moreObservers = nil
+            self.operationTask = nil
+            return true
+        }
+        guard won else { return }
+        if let first {
+            if let queue = first.queue {
+                // The block captures only `self`, so handing it over costs no allocation beyond the block itself.
+                queue.async(group: promisesGroup) { self.runFirstObserver() }
+            } else {
+                Self.notify(first, of: newResolution)
+            }
+        }
+        if let rest {
+            for observer in rest {
+                Self.notify(observer, of: newResolution)
+            }
+        }
+        // Leave only after the observers' blocks have entered the group, so that the group never looks idle early.
+        promisesGroup.leave()
+    }
+
+    /// The first observer, kept in `firstObserverQueue` and `firstObserverBody` (under the lock).
+    @inlinable var observer: Observer? {
+        get {
+            guard let body = firstObserverBody else { return nil }
+            return Observer(queue: firstObserverQueue, body: body)
+        }
+        set {
+            firstObserverQueue = newValue?.queue
+            firstObserverBody = newValue?.body
+        }
+    }
+
+    /// Records `resolution` in the stored properties (under the lock, or in an initializer).
+    @inlinable func store(_ resolution: Resolution) {
+        switch resolution {
+        case .success(let value):
+            fulfilledValue = value
+            state = .fulfilled
+        case .failure(let error):
+            rejectionError = error
+            state = .rejected
+        }
+    }
+
+    /// The resolution recorded in the stored properties, or `nil` while pending (under the lock, or once resolved).
+    @inlinable var storedResolution: Resolution? {
+        switch state {
+        case .pending: return nil
+        case .fulfilled: return .success(fulfilledValue!)
+        case .rejected: return .failure(rejectionError!)
+        }
+    }
+
+    /// Runs the queued first observer on its queue. After resolution nothing else touches `observer`.
+    @inlinable func runFirstObserver() {
+        let observer = self.observer!
+        self.observer = nil
+        observer.body(self.storedResolution!)
+    }
+
+    /// Adopts the eventual resolution of `other` (used when a block returns a promise).
+    @inlinable func resolve(with other: Promise<Value>) {
+        other.observe(on: nil) { resolution in
+            self.resolve(resolution)
+        }
+    }
+
+    // MARK: Observing
+
+    /// Registers `body` to receive the resolution: on `queue` via `async(group:)`, or inline when `queue` is nil.
+    @inlinable func observe(on queue: DispatchQueue?, _ body: @escaping (Resolution) -> Void) {
+        let resolved: Resolution? = lock.withLock {
+            if let resolution = self.storedResolution { return resolution }
+            let observer = Observer(queue: queue, body: body)
+            if self.observer == nil {
+                self.observer = observer
+            } else if self.moreObservers == nil {
+                self.moreObservers = [observer]
+            } else {
+                self.moreObservers!.append(observer)
+            }
+            return nil
+        }
+        if let resolved {
+            Self.notify(Observer(queue: queue, body: body), of: resolved)
+        }
+    }
+
+    /// Runs one observer: dispatches it to its queue inside the global group, or runs it inline through the drain.
+    @inlinable static func notify(_ observer: Observer, of resolution: Resolution) {
+        nonisolated(unsafe) let body = observer.body
+        nonisolated(unsafe) let resolution = resolution
+        if let queue = observer.queue {
+            queue.async(group: promisesGroup) { body(resolution) }
+        } else {
+            InlineDrain.current.run { body(resolution) }
+        }
+    }
+
+    // MARK: State
+
+    /// The task created by `init(priority:operation:)`, if any and while pending.
+    var pendingOperationTask: Task<Void, Never>? {
+        lock.withLock { self.operationTask }
+    }
+
+    /// Records the task settling this promise, unless the promise is already resolved.
+    func setOperationTask(_ task: Task<Void, Never>) {
+        lock.withLock {
+            if self.state == .pending { self.operationTask = task }
+        }
+    }
+
+    /// The resolution, or `nil` while pending.
+    @inlinable var currentResolution: Resolution? {
+        lock.withLock { self.storedResolution }
+    }
+
+    /// Whether the promise is still pending.
+    public var isPending: Bool {
+        currentResolution == nil
+    }
+
+    /// Whether the promise is fulfilled.
+    public var isFulfilled: Bool {
+        if case .success = currentResolution { return true }
+        return false
+    }
+
+    /// Whether the promise is rejected.
+    public var isRejected: Bool {
+        if case .failure = currentResolution { return true }
+        return false
+    }
+
+    /// The value the promise was fulfilled with, or `nil` while pending or when rejected.
+    public var value: Value? {
+        if case .success(let value) = currentResolution { return value }
+        return nil
+    }
+
+    /// The error the promise was rejected with, or `nil` while pending or when fulfilled.
+    public var error: (any Error)? {
+        if case .failure(let error) = currentResolution { return error }
+        return nil
+    }
+}
+
+extension Promise: CustomStringConvertible {
+    /// `Fulfilled: <value>`, `Rejected: <error>` or `Pending: <Value type>`, as in the original.
+    public var description: String {
+        switch currentResolution {
+        case .success(let value): return "Fulfilled: \(value)"
+        case .failure(let error): return "Rejected: \(error)"
+        case nil: return "Pending: \(Value.self)"
+        }
+    }
+}

@@ -1,6 +1,0 @@
-import Testing
-import FBLStyle
-
-@Test func placeholderBuilds() {
-    #expect(FBLStylePlaceholder.self == FBLStylePlaceholder.self)
-}
