@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "PromiseKitStyle", targets: ["PromiseKitStyle"]),
         .library(name: "FBLStyle", targets: ["FBLStyle"]),
         .library(name: "PromiseConformance", targets: ["PromiseConformance"]),
+        .library(name: "PromiseBridge", targets: ["PromiseBridge"]),
         .executable(name: "promise-conformance", targets: ["promise-conformance"]),
     ],
     targets: [
@@ -18,6 +19,7 @@ let package = Package(
         .target(name: "PromiseKitStyle"),
         .target(name: "FBLStyle"),
         .target(name: "PromiseConformance"),
+        .target(name: "PromiseBridge", dependencies: ["BoltsStyle", "PromiseKitStyle", "FBLStyle"]),
         .executableTarget(
             name: "promise-conformance",
             dependencies: ["BoltsStyle", "PromiseKitStyle", "FBLStyle", "PromiseConformance"]
@@ -26,6 +28,10 @@ let package = Package(
         .testTarget(name: "PromiseKitStyleTests", dependencies: ["PromiseKitStyle"]),
         .testTarget(name: "FBLStyleTests", dependencies: ["FBLStyle"]),
         .testTarget(name: "ConformanceTests", dependencies: ["PromiseConformance"]),
+        .testTarget(
+            name: "PromiseBridgeTests",
+            dependencies: ["PromiseBridge", "BoltsStyle", "PromiseKitStyle", "FBLStyle"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
