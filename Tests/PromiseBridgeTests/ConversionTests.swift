@@ -57,7 +57,10 @@ struct ConversionTests {
     }
 
     @Test func valueTypesAndOptionalsCrossUnchanged() async throws {
-        struct Payload: Equatable { var name: String; var scores: [Int] }
+        struct Payload: Equatable {
+            var name: String
+            var scores: [Int]
+        }
         let payload = Payload(name: "a", scores: [1, 2, 3])
         #expect(try await BFTask(payload).asPMKPromise().asFBLPromise().asBFTask().async() == payload)
         // An optional value that is nil is a value, not a missing outcome.
@@ -96,7 +99,10 @@ struct ConversionTests {
     }
 
     @Test func cancellationErrorsLeavingFBLAndBoltsCountAsCancellation() async {
-        for error in [CancellationError(), PMKError.cancelled, URLError(.cancelled), BFCancelledError()] as [any Error] {
+        let cancellations: [any Error] = [
+            CancellationError(), PMKError.cancelled, URLError(.cancelled), BFCancelledError(),
+        ]
+        for error in cancellations {
             let fbl = FBLStyle.Promise<Int>(error)
             #expect(fbl.asBFTask().cancelled, "\(error)")
             #expect(isCancelled(AnyPromise.pmk(fbl.asPMKPromise()).observed), "\(error)")

@@ -146,8 +146,11 @@ enum AnyPromise<T> {
     }
 }
 
+/// Settles a promise made by `makePending` with an outcome, a value and an error.
+typealias Settle = @Sendable (Outcome, Int, IdentifiedError) -> Void
+
 /// Makes a pending promise of `style` and a function that settles it (callable from any thread).
-func makePending(_ style: Style) -> (promise: AnyPromise<Int>, settle: @Sendable (Outcome, Int, IdentifiedError) -> Void) {
+func makePending(_ style: Style) -> (promise: AnyPromise<Int>, settle: Settle) {
     switch style {
     case .bolts:
         let source = BFTaskCompletionSource<Int>()
@@ -220,7 +223,8 @@ func expect<T: Equatable>(
     case (.value(let got)?, .value):
         #expect(got == value, sourceLocation: sourceLocation)
     case (.error(let got)?, .error):
-        #expect((got as? IdentifiedError) === error, "not the same error instance: \(got)", sourceLocation: sourceLocation)
+        let same = (got as? IdentifiedError) === error
+        #expect(same, "not the same error instance: \(got)", sourceLocation: sourceLocation)
     case (.cancelled?, .cancelled):
         break
     default:
