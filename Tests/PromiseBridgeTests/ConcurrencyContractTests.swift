@@ -55,15 +55,18 @@ extension AnyPromise {
     }
 }
 
-/// A gate an operation waits at, ignoring cancellation, until the test opens it.
-final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+/// A gate an operation waits at, ignoring cancellation, until the test opens it (guarded by an `NSLock`, which the
+/// thread sanitizer understands).
+final class Gate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
 
     func wait() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let open = state.withLock { state -> Bool in
-                if state.open { return true }
-                state.waiters.append(continuation)
+            let open = lock.withLock { () -> Bool in
+                if isOpen { return true }
+                waiters.append(continuation)
                 return false
             }
             if open { continuation.resume() }
@@ -71,12 +74,12 @@ final class Gate: Sendable {
     }
 
     func open() {
-        let waiters = state.withLock { state in
-            state.open = true
-            defer { state.waiters = [] }
-            return state.waiters
+        let toResume = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            isOpen = true
+            defer { waiters = [] }
+            return waiters
         }
-        for waiter in waiters { waiter.resume() }
+        for waiter in toResume { waiter.resume() }
     }
 }
 
