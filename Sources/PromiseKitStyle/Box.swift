@@ -149,7 +149,8 @@ enum PendingReport: UInt8 {
 public class PMKBox<R>: @unchecked Sendable {
     @usableFromInline let barrier = Barrier()
     @usableFromInline @exclusivity(unchecked) var sealed: R?  // nil while pending; written once, under the barrier
-    @usableFromInline @exclusivity(unchecked) var isSealed = false  // the same fact, readable by `deinit` without touching the generic `sealed`
+    /// The same fact, readable by `deinit` without touching the generic `sealed`.
+    @usableFromInline @exclusivity(unchecked) var isSealed = false
     @usableFromInline @exclusivity(unchecked) var handlers = Handlers<R>()  // only while pending
     @usableFromInline let report: PendingReport
 
