@@ -3,7 +3,8 @@
 // - `depth` counts how many continuations are running inline, nested, on this thread.
 //   `BFExecutor.default` runs inline while `depth < defaultDepthLimit` (Bolts' stack guard) and
 //   otherwise hops to a global queue. `BFExecutor.immediate` runs inline while
-//   `depth < immediateDepthLimit` and otherwise parks the work on this thread's `trampoline`.
+//   `depth < immediateDepthLimit` and otherwise parks the work on this thread's `trampoline`; a
+//   task completed at that depth parks the running of its callbacks there too (`trySetState`).
 // - The outermost inline frame (depth 0 -> 1) drains the trampoline before it returns, so a chain
 //   of a million `.immediate` continuations runs as a loop instead of a million nested calls.
 // - `release(_:)` frees the callbacks of dropped pending tasks one at a time (a dropped pending
@@ -13,6 +14,18 @@
 // through a pointer: no object, no reference counting, on the hot path.
 
 import Foundation
+
+/// One closure parked on the trampoline. A struct, because an array of bare closures stores them
+/// "maximally abstracted": appending a closure would allocate a reabstraction thunk around it.
+@usableFromInline
+struct BFParkedWork {
+    @usableFromInline let run: () -> Void
+
+    @inlinable
+    init(run: @escaping () -> Void) {
+        self.run = run
+    }
+}
 
 /// Per-thread state for inline execution: nesting depth, the trampoline and the deferred releases.
 @usableFromInline
@@ -25,7 +38,9 @@ struct BFThreadLocal {
     /// Inline continuations currently running, nested, on this thread.
     @usableFromInline var depth = 0
     /// Work deferred by `.immediate` at the depth limit; drained by the outermost inline frame.
-    @usableFromInline var trampoline: [() -> Void] = []
+    @usableFromInline var trampoline: [BFParkedWork] = []
+    /// An empty array whose storage the next drain reuses, so parking allocates nothing in the long run.
+    var spare: [BFParkedWork] = []
     /// Values whose release was deferred while another release was in progress.
     var releases: [Any] = []
     var releasing = false
@@ -77,17 +92,22 @@ struct BFThreadLocal {
     /// Parks `work` until the outermost inline frame on this thread returns.
     @usableFromInline
     static func park(_ local: UnsafeMutablePointer<BFThreadLocal>, _ work: @escaping () -> Void) {
-        local.pointee.trampoline.append(work)
+        local.pointee.trampoline.append(BFParkedWork(run: work))
     }
 
     /// Runs parked work, and the work it parks in turn, until none is left.
     @usableFromInline
     static func drainTrampoline(_ local: UnsafeMutablePointer<BFThreadLocal>) {
+        // Two arrays take turns: the batch being run and the trampoline collecting what it parks.
+        // Both keep their storage (up to a bound), so a long chain does not allocate per batch.
+        var batch: [BFParkedWork] = []
+        swap(&batch, &local.pointee.spare)
         while !local.pointee.trampoline.isEmpty {
-            var batch: [() -> Void] = []
             swap(&batch, &local.pointee.trampoline)
-            for work in batch { work() }
+            for index in batch.indices { batch[index].run() }
+            batch.removeAll(keepingCapacity: batch.capacity <= 1024)
         }
+        local.pointee.spare = batch
     }
 
     /// Called before a thread blocks in `waitUntilCompleted`: work parked on this thread might be

@@ -33,6 +33,14 @@
     return key
 }()
 
+/// One queued inline run. A struct, because an array of bare closures stores them "maximally abstracted", which can
+/// cost a reabstraction thunk (an allocation) per closure appended.
+@usableFromInline
+struct QueuedRun {
+    @usableFromInline let run: () -> Void
+    @inlinable init(_ run: @escaping () -> Void) { self.run = run }
+}
+
 /// One per thread, used only by its own thread.
 @usableFromInline
 final class HandlerTrampoline {
@@ -44,7 +52,9 @@ final class HandlerTrampoline {
     // Only the owning thread touches these, so the dynamic exclusivity checks (two `swift_beginAccess` calls per
     // inline run, about 150 instructions) guard nothing.
     @usableFromInline @exclusivity(unchecked) var depth = 0
-    @usableFromInline @exclusivity(unchecked) var queued: [() -> Void] = []
+    @usableFromInline @exclusivity(unchecked) var queued: [QueuedRun] = []
+    /// An empty array whose storage the next drain reuses, so queueing allocates nothing in the long run.
+    var spare: [QueuedRun] = []
     var graveyard: [Any] = []
     var burying = false
 
@@ -74,7 +84,7 @@ final class HandlerTrampoline {
     @inlinable
     func run<R>(_ handlers: Handlers<R>, with value: R) {
         guard depth < HandlerTrampoline.maxInlineDepth else {
-            queued.append { handlers.run(value) }
+            queued.append(QueuedRun { handlers.run(value) })
             return
         }
         depth += 1
@@ -86,11 +96,16 @@ final class HandlerTrampoline {
     /// The outermost run drains what deeper runs queued; those may queue more, so loop.
     @usableFromInline
     func drainQueued() {
+        // Two arrays take turns: the batch being run and `queued` collecting what it queues. Both keep their storage
+        // (up to a bound), so a long chain does not allocate an array per batch.
+        var batch: [QueuedRun] = []
+        swap(&batch, &spare)
         while !queued.isEmpty {
-            var batch: [() -> Void] = []
             swap(&batch, &queued)
-            for job in batch { job() }
+            for index in batch.indices { batch[index].run() }
+            batch.removeAll(keepingCapacity: batch.capacity <= 1024)
         }
+        spare = batch
     }
 
     /// Creates the calling thread's trampoline and stores it in the thread-local slot.

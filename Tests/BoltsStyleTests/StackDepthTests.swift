@@ -41,6 +41,29 @@ struct StackDepthTests {
         #expect(followed.result == 7)
     }
 
+    @Test func completingDeepInsideNestingKeepsCallbacksInOrder() {
+        // Past `.immediate`'s nesting limit a completed task's callbacks are deferred to the
+        // thread's trampoline; callbacks added meanwhile still run after the earlier ones.
+        let log = EventLog()
+        let source = BFTaskCompletionSource<Int>()
+        var task = source.task
+        for step in 0..<100 {
+            task = task.continueWith(.immediate) { previous in
+                if step == 90 {
+                    let inner = BFTaskCompletionSource<Int>()
+                    inner.task.continueWith(.immediate) { _ in log.append("first") }
+                    inner.task.continueWith(.immediate) { _ in log.append("second") }
+                    inner.set(result: 1)
+                    inner.task.continueWith(.immediate) { _ in log.append("third") }
+                }
+                return previous.result! + 1
+            }
+        }
+        source.set(result: 0)
+        #expect(task.result == 100)
+        #expect(log.events == ["first", "second", "third"])
+    }
+
     @Test func millionTaskSerialLoop() {
         // The "serial deletes" pattern: a loop of continueWithTask, each step pending until run.
         let start = BFTaskCompletionSource<Int>()
