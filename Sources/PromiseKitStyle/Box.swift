@@ -157,15 +157,15 @@ enum PendingReport: UInt8 {
 /// (`R` is `Result<T, Error>` for a promise, `T` for a guarantee). All its members are internal; it is public only
 /// because the public promise types inherit from it, which saves one allocation per promise.
 public class PMKBox<R>: @unchecked Sendable {
-    @usableFromInline let barrier = Barrier()
+    @usableFromInline final let barrier = Barrier()
     /// Whether the box is sealed; the value is then in `storage`. Written once, under the barrier.
-    @usableFromInline @exclusivity(unchecked) var isSealed = false
+    @usableFromInline @exclusivity(unchecked) final var isSealed = false
     /// The sealed value as raw words (see `SealedStorage`: no generic metadata needed to free the box).
-    @usableFromInline @exclusivity(unchecked) var storage = SealedStorage()
-    @usableFromInline @exclusivity(unchecked) var handlers = Handlers<R>()  // only while pending or draining
+    @usableFromInline @exclusivity(unchecked) final var storage = SealedStorage()
+    @usableFromInline @exclusivity(unchecked) final var handlers = Handlers<R>()  // only while pending or draining
     /// Whether the sealing thread is still running handlers; handlers piped meanwhile join `handlers`.
-    @usableFromInline @exclusivity(unchecked) var draining = false
-    @usableFromInline let report: PendingReport
+    @usableFromInline @exclusivity(unchecked) final var draining = false
+    @usableFromInline final let report: PendingReport
 
     /// A pending box.
     @usableFromInline init(report: PendingReport = .none) { self.report = report }
@@ -198,24 +198,47 @@ public class PMKBox<R>: @unchecked Sendable {
 
     /// Seals the box with `value` and runs the handlers outside the barrier, then any piped while they ran.
     /// Returns false, changing nothing, if the box was already sealed.
+    /// A box sealed on a thread already `maxInlineDepth` inline runs deep queues itself on the thread's trampoline
+    /// (a closure capturing only the box: nothing is allocated) and its handlers run from there, in order.
     @inlinable @discardableResult
     final func seal(_ value: R) -> Bool {
-        let taken: Handlers<R>? = barrier.sync(flags: .barrier) {
-            guard !isSealed else { return nil }
-            withUnsafeMutablePointer(to: &storage) { SealedStorage.put(value, into: $0) }
-            isSealed = true
-            draining = !handlers.isEmpty
-            return handlers.take()
+        HandlerTrampoline.withCurrent { trampoline in
+            let deep = trampoline.depth >= HandlerTrampoline.maxInlineDepth
+            var queue = false
+            let taken: Handlers<R>? = barrier.sync(flags: .barrier) {
+                guard !isSealed else { return nil }
+                withUnsafeMutablePointer(to: &storage) { SealedStorage.put(value, into: $0) }
+                isSealed = true
+                draining = !handlers.isEmpty
+                queue = draining && deep
+                return queue ? Handlers() : handlers.take()
+            }
+            guard let batch = taken else { return false }
+            if queue {
+                trampoline.queued.append(QueuedRun { self.runQueuedDrain() })
+            } else {
+                drain(batch, with: value, on: trampoline)
+            }
+            return true
         }
-        guard var batch = taken else { return false }
+    }
+
+    /// Runs `batch`, then the handlers piped while it ran, until none is left (and the box stops draining).
+    @inlinable final func drain(_ batch: Handlers<R>, with value: R, on trampoline: HandlerTrampoline) {
+        var batch = batch
         while !batch.isEmpty {
-            HandlerTrampoline.run(batch, with: value)
+            trampoline.run(batch, with: value)
             batch = barrier.sync(flags: .barrier) {
                 draining = !handlers.isEmpty
                 return handlers.take()
             }
         }
-        return true
+    }
+
+    /// Runs the handlers of a box whose sealing queued them on the trampoline.
+    @usableFromInline final func runQueuedDrain() {
+        let (value, batch) = barrier.sync(flags: .barrier) { (sealed!, handlers.take()) }
+        HandlerTrampoline.withCurrent { drain(batch, with: value, on: $0) }
     }
 
     deinit {
