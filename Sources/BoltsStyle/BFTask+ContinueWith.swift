@@ -3,6 +3,8 @@
 // passes through outcomes the continuation does not handle, and otherwise runs the user's closure
 // on the executor. A closure that returns a task is followed until that task completes.
 
+import Dispatch
+
 /// The user's continuation closure, stored as given (no wrapper closure is allocated for it).
 @usableFromInline
 enum BFContinuationBody<TResult, S> {
@@ -104,6 +106,12 @@ extension BFTask {
         }
         if let local = executor.inlineThread() {
             BFThreadLocal.runInline(local) { invokeContinuation(body, state, token, derived) }
+        } else if case .queue(let queue) = executor {
+            // The common hop, written out: one block that captures everything (one allocation)
+            // instead of a closure handed to `execute` and wrapped again in a block.
+            nonisolated(unsafe) let body = body
+            nonisolated(unsafe) let state = state
+            queue.async { self.invokeContinuation(body, state, token, derived) }
         } else {
             executor.execute { self.invokeContinuation(body, state, token, derived) }
         }
