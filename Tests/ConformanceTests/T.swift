@@ -1,0 +1,3 @@
+import Testing
+import PromiseConformance
+@Test func t() {}
