@@ -73,7 +73,7 @@ final class Once: Sendable {
     private let claimed = Atomic<Bool>(false)
 
     func claim() -> Bool {
-        !claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
     }
 }
 

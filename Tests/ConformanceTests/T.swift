@@ -1,3 +1,0 @@
-import Testing
-import PromiseConformance
-@Test func t() {}
