@@ -18,14 +18,15 @@ let package = Package(
         .target(name: "PromiseKitStyle"),
         .target(name: "FBLStyle"),
         .target(name: "PromiseConformance"),
-        .executableTarget(
-            name: "promise-conformance",
+        .target(
+            name: "PromiseStyleAdapters",
             dependencies: ["BoltsStyle", "PromiseKitStyle", "FBLStyle", "PromiseConformance"]
         ),
+        .executableTarget(name: "promise-conformance", dependencies: ["PromiseConformance", "PromiseStyleAdapters"]),
         .testTarget(name: "BoltsStyleTests", dependencies: ["BoltsStyle"]),
         .testTarget(name: "PromiseKitStyleTests", dependencies: ["PromiseKitStyle"]),
         .testTarget(name: "FBLStyleTests", dependencies: ["FBLStyle"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["PromiseConformance"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["PromiseConformance", "PromiseStyleAdapters"]),
     ],
     swiftLanguageModes: [.v6]
 )
