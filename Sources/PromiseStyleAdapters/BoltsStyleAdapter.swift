@@ -41,8 +41,9 @@ public struct BoltsStyleAdapter: PromiseAdapter {
     }
 
     /// A pending task and its completion source's `trySet` functions.
-    public func pending() -> (promise: Promise, fulfill: @Sendable (Sentinel) -> Void, reject: @Sendable (any Error) -> Void)
-    {
+    public func pending() -> (
+        promise: Promise, fulfill: @Sendable (Sentinel) -> Void, reject: @Sendable (any Error) -> Void
+    ) {
         let source = BFTaskCompletionSource<Sentinel>()
         return (source.task, { source.trySet(result: $0) }, { source.trySet(error: $0) })
     }

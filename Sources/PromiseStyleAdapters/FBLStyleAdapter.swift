@@ -36,8 +36,9 @@ public struct FBLStyleAdapter: PromiseAdapter {
     }
 
     /// `Promise.pending()` with its `fulfill` and `reject`.
-    public func pending() -> (promise: Promise, fulfill: @Sendable (Sentinel) -> Void, reject: @Sendable (any Error) -> Void)
-    {
+    public func pending() -> (
+        promise: Promise, fulfill: @Sendable (Sentinel) -> Void, reject: @Sendable (any Error) -> Void
+    ) {
         let promise = Promise.pending()
         return (promise, { promise.fulfill($0) }, { promise.reject($0) })
     }

@@ -27,8 +27,9 @@ public struct PromiseKitStyleAdapter: PromiseAdapter {
     public var capabilities: Capabilities { [.assimilation, .all, .race, .any, .cancellation] }
 
     /// A pending promise and its resolver.
-    public func pending() -> (promise: Promise, fulfill: @Sendable (Sentinel) -> Void, reject: @Sendable (any Error) -> Void)
-    {
+    public func pending() -> (
+        promise: Promise, fulfill: @Sendable (Sentinel) -> Void, reject: @Sendable (any Error) -> Void
+    ) {
         let (promise, resolver) = Promise.pending()
         return (promise, { resolver.fulfill($0) }, { resolver.reject($0) })
     }
