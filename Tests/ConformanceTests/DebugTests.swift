@@ -10,3 +10,12 @@ import Testing
         print(result, result.duration)
     }
 }
+
+@Test func debugFlawed() async {
+    guard let name = ProcessInfo.processInfo.environment["DEBUG_FLAW"] else { return }
+    for flaw in Flaw.allCases where name.isEmpty || flaw.rawValue == name {
+        let report = await Conformance.run(FlawedAdapter(flaw: flaw))
+        print(report)
+        print("FAILED:", report.failures.map(\.clause.id))
+    }
+}
