@@ -35,8 +35,12 @@ let resolutionClauses: [Clause] = [
                 let derived = context.then(
                     pending.promise, on: queue, onFulfilled: { _ in returnSelf() }, onRejected: { _ in returnSelf() })
                 box.set(derived)
+                let recorder = context.observe(derived)
                 context.settle(pending, settlement)
-                try context.expectRejected(derived, "the promise returned from its own handler")
+                let what = "the promise returned from its own handler"
+                try recorder.wait(for: 1, "\(what) to be rejected", in: context)
+                try context.expect(
+                    recorder.snapshot[0].isRejected, "expected \(what) to be rejected, but it was \(recorder.snapshot[0])")
             }
         }
     },
