@@ -6,7 +6,7 @@ import Synchronization
 
 /// Holds a derived promise so that its own handler can return it (A+ 2.3.1).
 final class PromiseBox: Sendable {
-    private let promise = Mutex<ErasedPromise?>(nil)
+    private let promise = Locked<ErasedPromise?>(nil)
 
     func set(_ value: ErasedPromise) { promise.withLock { $0 = value } }
     var value: ErasedPromise? { promise.withLock { $0 } }

@@ -6,7 +6,7 @@ import Testing
 /// The command-line front end: options, formats, exit status.
 @Suite struct Command {
     final class Capture: Sendable {
-        private let lines = Mutex<[String]>([])
+        private let lines = Locked<[String]>([])
         func write(_ line: String) { lines.withLock { $0.append(line) } }
         var text: String { lines.withLock { $0.joined(separator: "\n") } }
     }
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func jsonDocument() async throws {
-        let (status, output, _) = await run(["--clause", "swift.release", "--format", "json", "--timeout", "10"])
+        let (status, output, _) = await run(["--clause", "swift.release", "--format", "json", "--timeout", "60"])
         #expect(status == 1)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
         let styles = try #require(document["styles"] as? [[String: Any]])

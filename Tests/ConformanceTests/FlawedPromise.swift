@@ -43,8 +43,8 @@ final class FlawedPromise: @unchecked Sendable {
     }
 
     let flaw: Flaw
-    private let state = Mutex<State>(.pending([]))
-    private let cycle = Mutex<FlawedPromise?>(nil)
+    private let state = Locked<State>(.pending([]))
+    private let cycle = Locked<FlawedPromise?>(nil)
 
     init(_ flaw: Flaw) {
         self.flaw = flaw

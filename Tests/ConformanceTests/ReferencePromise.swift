@@ -1,6 +1,7 @@
 // A small promise written from scratch, to show how any promise type plugs into PromiseConformance.
 //
-// Mechanism: a state (pending with a list of callbacks, fulfilled, rejected) under a `Mutex`. `then` appends a
+// Mechanism: a state (pending with a list of callbacks, fulfilled, rejected) under a lock (`Locked`, an `NSLock`:
+// `Synchronization.Mutex` would do, but the thread sanitizer on Linux does not see its futex and reports false races). `then` appends a
 // callback while pending, or dispatches it at once when settled; settling swaps the state and dispatches every
 // callback. Callbacks always run asynchronously on their queue (A+ 2.2.4) and are enqueued while the lock is held, so
 // handlers registered from one thread run in their registration order even while another thread settles the promise.
@@ -37,7 +38,7 @@ final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
         case settled(Result<Value, any Error>)
     }
 
-    private let state = Mutex<State>(.pending([]))
+    private let state = Locked<State>(.pending([]))
     /// Set once resolved (settled, or locked in to another promise or thenable); later resolutions are ignored.
     private let resolved = Atomic<Bool>(false)
 

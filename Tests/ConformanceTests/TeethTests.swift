@@ -26,7 +26,7 @@ import Testing
     @Test(arguments: Flaw.allCases)
     func failsExactlyTheClausesItBreaks(_ flaw: Flaw) async throws {
         // A flaw that drops handlers makes every clause wait for its whole time limit: keep that short.
-        let timeout: Duration = flaw == .dropsLateHandlers ? .seconds(1) : .seconds(20)
+        let timeout: Duration = flaw == .dropsLateHandlers ? .seconds(1) : TestEnvironment.clauseTimeout
         let report = await Conformance.run(FlawedAdapter(flaw: flaw), timeout: timeout)
         let failed = Set(report.failures.map(\.clause.id))
         let expected = try #require(Self.expectedFailures[flaw])

@@ -4,7 +4,7 @@ import XCTest
 /// The one-line use from an XCTest target.
 final class XCTestUsage: XCTestCase {
     func testReferencePromiseConforms() async {
-        let report = await Conformance.run(ReferenceAdapter())
+        let report = await Conformance.run(ReferenceAdapter(), timeout: TestEnvironment.clauseTimeout)
         XCTAssert(report.failures.isEmpty, report.description)
     }
 }
