@@ -105,7 +105,9 @@ let combinatorClauses: [Clause] = [
         }
         try context.inCase("an input already fulfilled") {
             let inputs = context.pendings(2)
-            let race = context.adapter.race([inputs[0].promise, context.adapter.fulfilled(Sentinel(5)), inputs[1].promise])
+            let race = context.adapter.race([
+                inputs[0].promise, context.adapter.fulfilled(Sentinel(5)), inputs[1].promise,
+            ])
             try context.expectOnly(context.observe(race), .fulfilled(Sentinel(5)), "the race")
             withExtendedLifetime(inputs) {}
         }
@@ -135,11 +137,14 @@ let combinatorClauses: [Clause] = [
             let recorder = context.observe(any)
             for (index, input) in inputs.enumerated() { input.reject(SentinelError(index)) }
             try recorder.wait(for: 1, "any", in: context)
-            try context.expect(recorder.snapshot[0].isRejected, "any was \(recorder.snapshot[0]) after every input rejected")
+            try context.expect(
+                recorder.snapshot[0].isRejected, "any was \(recorder.snapshot[0]) after every input rejected")
         }
         try context.inCase("an input already fulfilled") {
             let inputs = context.pendings(1)
-            let any = context.adapter.any([context.adapter.rejected(SentinelError(0)), context.adapter.fulfilled(Sentinel(5)), inputs[0].promise])
+            let any = context.adapter.any([
+                context.adapter.rejected(SentinelError(0)), context.adapter.fulfilled(Sentinel(5)), inputs[0].promise,
+            ])
             try context.expectOnly(context.observe(any), .fulfilled(Sentinel(5)), "any")
             withExtendedLifetime(inputs) {}
         }

@@ -40,7 +40,8 @@ let resolutionClauses: [Clause] = [
                 let what = "the promise returned from its own handler"
                 try recorder.wait(for: 1, "\(what) to be rejected", in: context)
                 try context.expect(
-                    recorder.snapshot[0].isRejected, "expected \(what) to be rejected, but it was \(recorder.snapshot[0])")
+                    recorder.snapshot[0].isRejected,
+                    "expected \(what) to be rejected, but it was \(recorder.snapshot[0])")
             }
         }
     },

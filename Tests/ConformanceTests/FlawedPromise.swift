@@ -130,25 +130,27 @@ final class FlawedPromise: @unchecked Sendable {
     ) -> FlawedPromise {
         let flaw = flaw
         let derived = FlawedPromise(flaw)
-        subscribe(Callback(queue: queue, child: derived) { result, derived in
-            let handlerResult: HandlerResult<FlawedPromise>
-            switch result {
-            case .success(let value):
-                guard let onFulfilled else { return derived.settle(.success(value)) }
-                handlerResult = onFulfilled(value)
-            case .failure(let error):
-                guard let onRejected else {
-                    return derived.settle(flaw == .rejectionBecomesFulfilment ? .success(Sentinel(0)) : .failure(error))
+        subscribe(
+            Callback(queue: queue, child: derived) { result, derived in
+                let handlerResult: HandlerResult<FlawedPromise>
+                switch result {
+                case .success(let value):
+                    guard let onFulfilled else { return derived.settle(.success(value)) }
+                    handlerResult = onFulfilled(value)
+                case .failure(let error):
+                    guard let onRejected else {
+                        return derived.settle(
+                            flaw == .rejectionBecomesFulfilment ? .success(Sentinel(0)) : .failure(error))
+                    }
+                    handlerResult = onRejected(error)
                 }
-                handlerResult = onRejected(error)
-            }
-            switch handlerResult {
-            case .fulfill(let value): derived.settle(.success(value))
-            case .reject(let error): derived.settle(.failure(error))
-            case .adopt(let other): derived.adopt(other)
-            case .assimilate: preconditionFailure("FlawedPromise does not declare assimilation")
-            }
-        })
+                switch handlerResult {
+                case .fulfill(let value): derived.settle(.success(value))
+                case .reject(let error): derived.settle(.failure(error))
+                case .adopt(let other): derived.adopt(other)
+                case .assimilate: preconditionFailure("FlawedPromise does not declare assimilation")
+                }
+            })
         return derived
     }
 }
