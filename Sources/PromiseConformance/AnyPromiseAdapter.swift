@@ -7,7 +7,9 @@ struct ErasedPromise: Sendable {
 
 /// The adapter a clause talks to: any ``PromiseAdapter`` with its `Promise` type erased.
 struct ErasedAdapter: Sendable {
-    typealias Pending = (promise: ErasedPromise, fulfill: @Sendable (Sentinel) -> Void, reject: @Sendable (any Error) -> Void)
+    typealias Pending = (
+        promise: ErasedPromise, fulfill: @Sendable (Sentinel) -> Void, reject: @Sendable (any Error) -> Void
+    )
     typealias Cancellable = (
         promise: ErasedPromise, fulfill: @Sendable (Sentinel) -> Void, cancel: @Sendable () -> Void
     )

@@ -47,7 +47,7 @@ enum Outcome: Sendable, CustomStringConvertible {
 
 /// A thread-safe log of events that the clause thread can wait on, with the clause's deadline.
 final class Recorder<Event: Sendable>: Sendable {
-    private let events = Mutex<[Event]>([])
+    private let events = Locked<[Event]>([])
     private let signal = DispatchSemaphore(value: 0)
 
     func record(_ event: Event) {
@@ -82,7 +82,7 @@ final class LifetimeToken: Sendable {}
 
 /// A weak reference the clause thread polls.
 final class WeakBox: @unchecked Sendable {
-    private let lock = Mutex<Void>(())
+    private let lock = Locked<Void>(())
     private weak var object: AnyObject?
 
     init(_ object: AnyObject?) {

@@ -69,5 +69,5 @@ let cancellationClauses: [Clause] = [
             cancellable.fulfill(Sentinel(1))
             try context.expectCancelled(context.observe(cancellable.promise), "the promise")
         }
-    },
+    }
 ]

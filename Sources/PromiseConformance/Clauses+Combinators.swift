@@ -67,6 +67,7 @@ let combinatorClauses: [Clause] = [
             let inputs = context.pendings(3)
             let recorder = context.all(inputs.map(\.promise))
             inputs[2].reject(SentinelError(2))
+            try recorder.wait(for: 1, "all's completion", in: context)
             inputs[0].reject(SentinelError(0))
             inputs[1].fulfill(Sentinel(1))
             let result = try context.onlyResult(recorder)
@@ -77,7 +78,8 @@ let combinatorClauses: [Clause] = [
     },
     Clause(
         "swift.combinator.race", "race: the first to settle",
-        "race(promises) settles like the first input to settle, fulfilled or rejected; later settlements are ignored.",
+        "race(promises) settles like the first input to settle, fulfilled or rejected; later settlements are ignored "
+            + "(the suite settles the others only after the race settled).",
         requires: .race,
         cases: ["a fulfilment first", "a rejection first", "an input already fulfilled"]
     ) { context in
@@ -86,6 +88,7 @@ let combinatorClauses: [Clause] = [
             let race = context.adapter.race(inputs.map(\.promise))
             let recorder = context.observe(race)
             inputs[1].fulfill(Sentinel(1))
+            try recorder.wait(for: 1, "the race", in: context)
             inputs[0].reject(SentinelError(0))
             inputs[2].fulfill(Sentinel(2))
             try context.expectOnly(recorder, .fulfilled(Sentinel(1)), "the race")
@@ -95,13 +98,16 @@ let combinatorClauses: [Clause] = [
             let race = context.adapter.race(inputs.map(\.promise))
             let recorder = context.observe(race)
             inputs[2].reject(SentinelError(2))
+            try recorder.wait(for: 1, "the race", in: context)
             inputs[0].fulfill(Sentinel(0))
             try context.expectOnly(recorder, .rejected(SentinelError(2)), "the race")
             withExtendedLifetime(inputs) {}
         }
         try context.inCase("an input already fulfilled") {
             let inputs = context.pendings(2)
-            let race = context.adapter.race([inputs[0].promise, context.adapter.fulfilled(Sentinel(5)), inputs[1].promise])
+            let race = context.adapter.race([
+                inputs[0].promise, context.adapter.fulfilled(Sentinel(5)), inputs[1].promise,
+            ])
             try context.expectOnly(context.observe(race), .fulfilled(Sentinel(5)), "the race")
             withExtendedLifetime(inputs) {}
         }
@@ -121,6 +127,7 @@ let combinatorClauses: [Clause] = [
             context.waitGrace()
             try context.expect(recorder.count == 0, "any settled after one rejection: \(recorder.snapshot)")
             inputs[2].fulfill(Sentinel(2))
+            try recorder.wait(for: 1, "any", in: context)
             inputs[1].fulfill(Sentinel(1))
             try context.expectOnly(recorder, .fulfilled(Sentinel(2)), "any")
         }
@@ -130,11 +137,14 @@ let combinatorClauses: [Clause] = [
             let recorder = context.observe(any)
             for (index, input) in inputs.enumerated() { input.reject(SentinelError(index)) }
             try recorder.wait(for: 1, "any", in: context)
-            try context.expect(recorder.snapshot[0].isRejected, "any was \(recorder.snapshot[0]) after every input rejected")
+            try context.expect(
+                recorder.snapshot[0].isRejected, "any was \(recorder.snapshot[0]) after every input rejected")
         }
         try context.inCase("an input already fulfilled") {
             let inputs = context.pendings(1)
-            let any = context.adapter.any([context.adapter.rejected(SentinelError(0)), context.adapter.fulfilled(Sentinel(5)), inputs[0].promise])
+            let any = context.adapter.any([
+                context.adapter.rejected(SentinelError(0)), context.adapter.fulfilled(Sentinel(5)), inputs[0].promise,
+            ])
             try context.expectOnly(context.observe(any), .fulfilled(Sentinel(5)), "any")
             withExtendedLifetime(inputs) {}
         }

@@ -6,7 +6,7 @@ import Synchronization
 
 /// Holds a derived promise so that its own handler can return it (A+ 2.3.1).
 final class PromiseBox: Sendable {
-    private let promise = Mutex<ErasedPromise?>(nil)
+    private let promise = Locked<ErasedPromise?>(nil)
 
     func set(_ value: ErasedPromise) { promise.withLock { $0 = value } }
     var value: ErasedPromise? { promise.withLock { $0 } }
@@ -35,8 +35,13 @@ let resolutionClauses: [Clause] = [
                 let derived = context.then(
                     pending.promise, on: queue, onFulfilled: { _ in returnSelf() }, onRejected: { _ in returnSelf() })
                 box.set(derived)
+                let recorder = context.observe(derived)
                 context.settle(pending, settlement)
-                try context.expectRejected(derived, "the promise returned from its own handler")
+                let what = "the promise returned from its own handler"
+                try recorder.wait(for: 1, "\(what) to be rejected", in: context)
+                try context.expect(
+                    recorder.snapshot[0].isRejected,
+                    "expected \(what) to be rejected, but it was \(recorder.snapshot[0])")
             }
         }
     },

@@ -129,7 +129,10 @@ let swiftClauses: [Clause] = [
     Clause(
         "swift.concurrentRegistration", "handlers registered from many threads",
         "Handlers registered from many threads at once each run once, in registration order per thread.",
-        cases: ["registered while pending", "registered while the promise is fulfilled", "registered on a fulfilled promise"]
+        cases: [
+            "registered while pending", "registered while the promise is fulfilled",
+            "registered on a fulfilled promise",
+        ]
     ) { context in
         let threads = 4
         let perThread = context.stress ? 2000 : 100

@@ -50,7 +50,8 @@ extension ClauseContext {
     /// Runs `check` on a promise resolved with a fresh thenable in each way a thenable can reach a promise: returned
     /// from onFulfilled, returned from onRejected, and passed to ``PromiseAdapter/assimilated(_:)``.
     func eachAssimilation(
-        _ makeThenable: () -> ScriptedThenable, _ check: (_ promise: ErasedPromise, _ thenable: ScriptedThenable) throws -> Void
+        _ makeThenable: () -> ScriptedThenable,
+        _ check: (_ promise: ErasedPromise, _ thenable: ScriptedThenable) throws -> Void
     ) throws {
         try inCase("returned from onFulfilled") {
             let thenable = makeThenable()

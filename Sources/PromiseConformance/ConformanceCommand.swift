@@ -5,8 +5,8 @@ import Foundation
 /// The package's `promise-conformance` executable is this, over the three built-in styles:
 ///
 /// ```swift
-/// let status = await ConformanceCommand.run(adapters: [MyAdapter()], arguments: Array(CommandLine.arguments.dropFirst()))
-/// exit(status)
+/// let arguments = Array(CommandLine.arguments.dropFirst())
+/// exit(await ConformanceCommand.run(adapters: [MyAdapter()], arguments: arguments))
 /// ```
 ///
 /// Options (see ``usage``): `--style NAME` (repeatable, or a comma list), `--clause PREFIX` (repeatable, or a comma

@@ -26,16 +26,16 @@ public struct Matrix: Sendable {
         report[clause.id]?.status.cell ?? "-"
     }
 
-    /// Cells that are not a pass, with their messages.
+    /// The failed and deviation cells, with their messages.
     private var details: [String] {
         reports.flatMap { report in
-            report.results.filter { $0.status != .passed }.map {
+            report.results.filter { $0.status.isFailure || $0.status.cell == "deviation" }.map {
                 "\(report.adapterName) \($0.clause.id): \($0.status)"
             }
         }
     }
 
-    /// An aligned plain-text table, the summaries, and the details.
+    /// An aligned plain-text table, the summaries, and the details of failures and deviations.
     public var text: String {
         let header = ["clause", "title"] + reports.map(\.adapterName)
         let rows = clauses.map { clause in [clause.id, clause.title] + reports.map { cell($0, clause) } }

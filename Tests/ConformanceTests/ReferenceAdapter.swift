@@ -7,7 +7,8 @@ struct ReferenceAdapter: PromiseAdapter {
     var capabilities: Capabilities { .everything }
 
     func pending() -> (
-        promise: ReferencePromise<Sentinel>, fulfill: @Sendable (Sentinel) -> Void, reject: @Sendable (any Error) -> Void
+        promise: ReferencePromise<Sentinel>, fulfill: @Sendable (Sentinel) -> Void,
+        reject: @Sendable (any Error) -> Void
     ) {
         let promise = ReferencePromise<Sentinel>()
         return (promise, { promise.fulfill($0) }, { promise.reject($0) })
@@ -61,7 +62,10 @@ struct ReferenceAdapter: PromiseAdapter {
         return promise
     }
 
-    func all(_ promises: [ReferencePromise<Sentinel>], completion: @escaping @Sendable (Result<[Sentinel], any Error>) -> Void) {
+    func all(
+        _ promises: [ReferencePromise<Sentinel>],
+        completion: @escaping @Sendable (Result<[Sentinel], any Error>) -> Void
+    ) {
         ReferencePromise.all(promises, completion: completion)
     }
 

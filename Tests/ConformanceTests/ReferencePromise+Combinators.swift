@@ -16,7 +16,7 @@ extension ReferencePromise {
             completion(.success([]))
             return
         }
-        let values = Mutex<[Value?]>(Array(repeating: nil, count: promises.count))
+        let values = Locked<[Value?]>(Array(repeating: nil, count: promises.count))
         let done = OnceFlag()
         for (index, promise) in promises.enumerated() {
             _ = promise.then(

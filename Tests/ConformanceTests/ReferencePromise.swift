@@ -1,12 +1,13 @@
 // A small promise written from scratch, to show how any promise type plugs into PromiseConformance.
 //
-// Mechanism: a state (pending with a list of callbacks, fulfilled, rejected) under a `Mutex`. `then` appends a
-// callback while pending, or dispatches it at once when settled; settling swaps the state and dispatches every
-// callback. Callbacks always run asynchronously on their queue (A+ 2.2.4) and are enqueued while the lock is held, so
-// handlers registered from one thread run in their registration order even while another thread settles the promise.
-// A promise resolved with another promise (or a foreign thenable) is "locked in": later resolve calls are ignored,
-// and it settles when the other one does. Callbacks keep their derived promise apart from their closure, so `deinit`
-// can release a long unsettled chain iteratively instead of recursing once per link.
+// Mechanism: a state (pending with a list of callbacks, fulfilled, rejected) under a lock (`Locked`, an `NSLock`:
+// `Synchronization.Mutex` would do, but the thread sanitizer on Linux does not see its futex and reports false
+// races). `then` appends a callback while pending, or dispatches it at once when settled; settling swaps the state
+// and dispatches every callback. Callbacks always run asynchronously on their queue (A+ 2.2.4) and are enqueued while
+// the lock is held, so handlers registered from one thread run in their registration order even while another thread
+// settles the promise. A promise resolved with another promise (or a foreign thenable) is "locked in": later resolve
+// calls are ignored, and it settles when the other one does. Callbacks keep their derived promise apart from their
+// closure, so `deinit` can release a long unsettled chain iteratively instead of recursing once per link.
 import Dispatch
 import Synchronization
 
@@ -37,7 +38,7 @@ final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
         case settled(Result<Value, any Error>)
     }
 
-    private let state = Mutex<State>(.pending([]))
+    private let state = Locked<State>(.pending([]))
     /// Set once resolved (settled, or locked in to another promise or thenable); later resolutions are ignored.
     private let resolved = Atomic<Bool>(false)
 
@@ -79,7 +80,9 @@ final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
     /// Resolves with a foreign promise-like `then` function (A+ 2.3.3): the first callback call wins, a throw after
     /// one is ignored, a throw before any rejects. `resolve` receives the promise's own resolver functions.
     func assimilate(
-        _ then: (_ resolve: @escaping @Sendable (Step<Value>) -> Void, _ reject: @escaping @Sendable (any Error) -> Void)
+        _ then: (
+            _ resolve: @escaping @Sendable (Step<Value>) -> Void, _ reject: @escaping @Sendable (any Error) -> Void
+        )
             throws -> Void
     ) {
         guard claim() else { return }
@@ -109,9 +112,10 @@ final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
             settle(.failure(ReferencePromiseError.resolvedWithItself))
             return
         }
-        other.subscribe(Callback(queue: .global(), child: self) { result, child in
-            child.settle(result)
-        })
+        other.subscribe(
+            Callback(queue: .global(), child: self) { result, child in
+                child.settle(result)
+            })
     }
 
     private func settle(_ result: Result<Value, any Error>) {
@@ -147,32 +151,33 @@ final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
         _ onRejected: (@Sendable (any Error) throws -> Step<Value>)? = nil
     ) -> ReferencePromise<Value> {
         let derived = ReferencePromise<Value>()
-        subscribe(Callback(queue: queue ?? .global(), child: derived) { result, child in
-            let derived = child
-            do {
-                let step: Step<Value>
-                switch result {
-                case .success(let value):
-                    guard let onFulfilled else {
-                        derived.fulfill(value)  // no handler: pass the value on (A+ 2.2.7.3)
-                        return
+        subscribe(
+            Callback(queue: queue ?? .global(), child: derived) { result, child in
+                let derived = child
+                do {
+                    let step: Step<Value>
+                    switch result {
+                    case .success(let value):
+                        guard let onFulfilled else {
+                            derived.fulfill(value)  // no handler: pass the value on (A+ 2.2.7.3)
+                            return
+                        }
+                        step = try onFulfilled(value)
+                    case .failure(let error):
+                        guard let onRejected else {
+                            derived.reject(error)
+                            return
+                        }
+                        step = try onRejected(error)
                     }
-                    step = try onFulfilled(value)
-                case .failure(let error):
-                    guard let onRejected else {
-                        derived.reject(error)
-                        return
+                    switch step {
+                    case .value(let value): derived.fulfill(value)
+                    case .promise(let other): derived.adopt(other)
                     }
-                    step = try onRejected(error)
+                } catch {
+                    derived.reject(error)
                 }
-                switch step {
-                case .value(let value): derived.fulfill(value)
-                case .promise(let other): derived.adopt(other)
-                }
-            } catch {
-                derived.reject(error)
-            }
-        })
+            })
         return derived
     }
 }

@@ -5,7 +5,7 @@ import Testing
 @Suite struct ReferenceConformance {
     @Test(arguments: Clause.all)
     func conformance(_ clause: Clause) async {
-        let result = await expectConformance(ReferenceAdapter(), clause)
+        let result = await expectConformance(ReferenceAdapter(), clause, timeout: TestEnvironment.clauseTimeout)
         #expect(result.status == .passed, "\(result)")
     }
 }
