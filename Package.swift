@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "PromiseKitStyle", targets: ["PromiseKitStyle"]),
         .library(name: "FBLStyle", targets: ["FBLStyle"]),
         .library(name: "PromiseConformance", targets: ["PromiseConformance"]),
+        .library(name: "PromiseBridge", targets: ["PromiseBridge"]),
         .executable(name: "promise-conformance", targets: ["promise-conformance"]),
     ],
     targets: [
@@ -18,15 +19,27 @@ let package = Package(
         .target(name: "PromiseKitStyle"),
         .target(name: "FBLStyle"),
         .target(name: "PromiseConformance"),
+        .target(name: "PromiseBridge", dependencies: ["BoltsStyle", "PromiseKitStyle", "FBLStyle"]),
+        // The conformance adapters of the three styles: used by the runner and by ConformanceTests.
         .target(
             name: "PromiseStyleAdapters",
             dependencies: ["BoltsStyle", "PromiseKitStyle", "FBLStyle", "PromiseConformance"]
         ),
-        .executableTarget(name: "promise-conformance", dependencies: ["PromiseConformance", "PromiseStyleAdapters"]),
+        .executableTarget(
+            name: "promise-conformance",
+            dependencies: ["PromiseConformance", "PromiseStyleAdapters", "PromiseKitStyle"]
+        ),
         .testTarget(name: "BoltsStyleTests", dependencies: ["BoltsStyle"]),
         .testTarget(name: "PromiseKitStyleTests", dependencies: ["PromiseKitStyle"]),
         .testTarget(name: "FBLStyleTests", dependencies: ["FBLStyle"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["PromiseConformance", "PromiseStyleAdapters"]),
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: ["PromiseConformance", "PromiseStyleAdapters", "PromiseKitStyle"]
+        ),
+        .testTarget(
+            name: "PromiseBridgeTests",
+            dependencies: ["PromiseBridge", "BoltsStyle", "PromiseKitStyle", "FBLStyle"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,10 @@
 // Swift concurrency, which Bolts lacks: await a task, or make one from an `async` closure.
 // Neither goes through the main queue: `async()` resumes from the thread that completes the task.
+//
+// Cancellation goes in through tokens, as everywhere in Bolts: `init(priority:cancellationToken:operation:)`
+// takes the token where the work starts. `async()` takes no token source: the source belongs to
+// whoever started the work, and a caller who wants a cancelled Swift task to cancel it says so with
+// `withTaskCancellationHandler { try await task.async() } onCancel: { source.cancel() }`.
 
 extension BFTask {
     /// Creates a task settled by an unstructured Swift `Task` that runs `operation`.
@@ -17,7 +22,54 @@ extension BFTask {
         operation: @escaping @Sendable () async throws -> TResult
     ) {
         self.init()
-        let operationTask = Task<Void, Never>(priority: priority) { [self] in
+        attach(asyncOperation: start(priority: priority, operation))
+    }
+
+    /// Creates a task settled by an unstructured Swift `Task` that runs `operation`, cancelled
+    /// through `cancellationToken` in the Bolts manner.
+    ///
+    /// As ``init(priority:operation:)``, and in addition: if cancellation of the token was requested
+    /// before this call, the task is cancelled at once and `operation` never runs (as a continuation
+    /// with a cancelled token); if it is requested later, the Swift task running `operation` is
+    /// cancelled, so an operation that honours Swift cancellation throws `CancellationError` and the
+    /// task ends cancelled (one that ignores it completes the task with its outcome, as a running
+    /// Bolts block does). The registration on the token is disposed once the task completes.
+    ///
+    ///     let source = BFCancellationTokenSource()
+    ///     let task = BFTask(cancellationToken: source.token) { try await download(url) }
+    ///     source.cancel()  // cancels the download; `task` ends cancelled
+    ///
+    /// Cancelling a Swift task that awaits ``async()`` cancels the operation too, as for
+    /// ``init(priority:operation:)``; it does not cancel the token, which belongs to its source.
+    ///
+    /// - Parameters:
+    ///   - priority: The priority of the Swift task, or `nil` for the default.
+    ///   - cancellationToken: The token that cancels the operation, or `nil` for none.
+    ///   - operation: The work whose outcome completes the task.
+    public convenience init(
+        priority: TaskPriority? = nil,
+        cancellationToken: BFCancellationToken?,
+        operation: @escaping @Sendable () async throws -> TResult
+    ) {
+        self.init()
+        if let cancellationToken, cancellationToken.isCancellationRequested {
+            trySetState(.cancelled)
+            return
+        }
+        let operationTask = start(priority: priority, operation)
+        attach(asyncOperation: operationTask)
+        if let cancellationToken {
+            let registration = cancellationToken.register { operationTask.cancel() }
+            addCallback { _, _ in registration.dispose() }
+        }
+    }
+
+    /// Runs `operation` in a new Swift task that completes this task with its outcome.
+    private func start(
+        priority: TaskPriority?,
+        _ operation: @escaping @Sendable () async throws -> TResult
+    ) -> Task<Void, Never> {
+        Task(priority: priority) { [self] in
             do {
                 let value = try await operation()
                 self.trySetState(.success(value))
@@ -29,7 +81,6 @@ extension BFTask {
                 self.trySetState(.error(error))
             }
         }
-        attach(asyncOperation: operationTask)
     }
 
     /// Waits for the task and returns its result.

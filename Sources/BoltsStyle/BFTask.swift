@@ -5,6 +5,11 @@
 // the lock. That is all there is to it; everything else (continuations, whenAll, delays, async)
 // is built by adding one callback to a task.
 //
+// One refinement keeps callbacks in order: until the completing thread has run the whole array,
+// the task is "draining", and a callback added meanwhile (from a callback, or from another
+// thread) joins a fresh array that the completing thread swaps out and runs next, instead of
+// running at once and overtaking callbacks added before it (Promises/A+ 2.2.6).
+//
 // Details that keep it fast and safe:
 // - The lock is a `BFLock`, one atomic word stored inline in the object, so a task is one allocation.
 //   The "array" is `Callbacks`: no callback, one callback stored as is, or a real array from the
@@ -34,6 +39,12 @@ enum BFTaskState<TResult> {
     case success(TResult)
     case error(any Error)
     case cancelled
+
+    /// Whether this is ``pending``.
+    @inlinable var isPending: Bool {
+        if case .pending = self { return true }
+        return false
+    }
 }
 
 /// A task: the consumer side of an asynchronous operation that completes exactly once with a
@@ -59,6 +70,8 @@ public final class BFTask<TResult>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var callbacks: Callbacks = .none
     /// Whether `callbacks` holds any; lets the unspecialized `deinit` skip generic work.
     @exclusivity(unchecked) @usableFromInline var hasCallbacks = false
+    /// Whether the completing thread is still running callbacks; new ones then join `callbacks`.
+    @exclusivity(unchecked) @usableFromInline var draining = false
     /// The Swift `Task` settling this task when it was created from an `async` closure.
     @usableFromInline var asyncOperation: Task<Void, Never>?
 
@@ -149,7 +162,7 @@ public final class BFTask<TResult>: @unchecked Sendable {
     /// Completes the task with `newState` unless it already completed. Returns whether this call won.
     ///
     /// The winner swaps the callbacks out under the lock and runs them outside it, in the order
-    /// they were added.
+    /// they were added; callbacks added while it runs them are swapped out and run next.
     @inlinable
     @discardableResult
     func trySetState(_ newState: BFTaskState<TResult>) -> Bool {
@@ -160,27 +173,40 @@ public final class BFTask<TResult>: @unchecked Sendable {
             if hasCallbacks {
                 swap(&toRun, &callbacks)
                 hasCallbacks = false
+                draining = true
             }
             return true
         }
         guard won else { return false }
-        switch toRun {
-        case .none:
-            break
-        case .one(let callback):
-            callback(self, newState)
-        case .many(let all):
-            for callback in all { callback(self, newState) }
+        while true {
+            switch toRun {
+            case .none:
+                return true
+            case .one(let callback):
+                callback(self, newState)
+            case .many(let all):
+                for callback in all { callback(self, newState) }
+            }
+            toRun = lock.withLock { () -> Callbacks in
+                guard hasCallbacks else {
+                    draining = false
+                    return .none
+                }
+                var added: Callbacks = .none
+                swap(&added, &callbacks)
+                hasCallbacks = false
+                return added
+            }
         }
-        return true
     }
 
-    /// Adds `callback`, or runs it right away on this thread if the task has already completed.
+    /// Adds `callback`, or runs it right away on this thread if the task has already completed
+    /// (and the completing thread is done running the callbacks added before).
     @inlinable
     func addCallback(_ callback: @escaping Callback) {
         var completedState: BFTaskState<TResult> = .pending
         lock.withLock {
-            guard case .pending = state else {
+            guard state.isPending || draining else {
                 completedState = state
                 return
             }

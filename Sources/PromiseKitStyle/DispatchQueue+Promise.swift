@@ -2,7 +2,7 @@ import Dispatch
 
 extension DispatchQueue {
     /// Runs `body` on this queue, asynchronously, with `flags` if given.
-    @inline(__always)
+    @inlinable
     func dispatch(flags: DispatchWorkItemFlags?, _ body: @escaping () -> Void) {
         let work = UncheckedSendable(body)
         if let flags {
@@ -16,7 +16,7 @@ extension DispatchQueue {
 extension Optional where Wrapped == DispatchQueue {
     /// Runs `body` on the queue, asynchronously, or inline when the queue is `nil` (`on: nil`). This is the only
     /// place a handler hops to a queue, so no handler given a queue ever runs inside the call that registered it.
-    @inline(__always)
+    @inlinable
     func dispatch(flags: DispatchWorkItemFlags?, _ body: @escaping () -> Void) {
         switch self {
         case .none:

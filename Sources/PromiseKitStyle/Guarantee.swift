@@ -12,22 +12,22 @@ public final class Guarantee<T>: PMKBox<T>, Thenable, @unchecked Sendable {
     var task: Task<Void, Never>?
 
     /// The guarantee's state (the guarantee itself: see `PMKBox`).
-    var box: PMKBox<T> { self }
+    @inlinable var box: PMKBox<T> { self }
 
-    override init(report: PendingReport = .none) {
+    @usableFromInline override init(report: PendingReport = .none) {
         super.init(report: report)
     }
 
-    init(_: PMKUnambiguousInitializer) {
+    @usableFromInline init(_: PMKUnambiguousInitializer) {
         super.init(report: .none)
     }
 
-    override init(sealed value: T) {
+    @usableFromInline override init(sealed value: T) {
         super.init(sealed: value)
     }
 
     /// A guarantee already resolved with `value`.
-    public static func value(_ value: T) -> Guarantee<T> {
+    @inlinable public static func value(_ value: T) -> Guarantee<T> {
         Guarantee(sealed: value)
     }
 
@@ -40,19 +40,19 @@ public final class Guarantee<T>: PMKBox<T>, Thenable, @unchecked Sendable {
     }
 
     /// A pending guarantee and the (`@Sendable`) function that resolves it.
-    public class func pending() -> (guarantee: Guarantee<T>, resolve: @Sendable (T) -> Void) {
+    @inlinable public class func pending() -> (guarantee: Guarantee<T>, resolve: @Sendable (T) -> Void) {
         let guarantee = Guarantee(report: .guarantee)
         return (guarantee, resolveFunction(guarantee.box))
     }
 
-    private static func resolveFunction(_ box: PMKBox<T>) -> @Sendable (T) -> Void {
+    @usableFromInline static func resolveFunction(_ box: PMKBox<T>) -> @Sendable (T) -> Void {
         { value in
             if !box.seal(value) { conf.logHandler(.doubleResolution) }
         }
     }
 
     /// Calls `to` with `.success(value)` once resolved.
-    public func pipe(to: @escaping (Result<T, Error>) -> Void) {
+    @inlinable public func pipe(to: @escaping (Result<T, Error>) -> Void) {
         box.pipe { to(.success($0)) }
     }
 
@@ -62,7 +62,7 @@ public final class Guarantee<T>: PMKBox<T>, Thenable, @unchecked Sendable {
 
 extension Guarantee {
     /// Consumes the value; returns a guarantee of `Void`.
-    @discardableResult
+    @inlinable @discardableResult
     public func done(
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) -> Void
     ) -> Guarantee<Void> {
@@ -88,6 +88,7 @@ extension Guarantee {
     }
 
     /// Transforms the value.
+    @inlinable
     public func map<U>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) -> U
     ) -> Guarantee<U> {
@@ -99,7 +100,7 @@ extension Guarantee {
     }
 
     /// Continues with the guarantee `body` returns.
-    @discardableResult
+    @inlinable @discardableResult
     public func then<U>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) -> Guarantee<U>
     ) -> Guarantee<U> {

@@ -19,7 +19,7 @@
 #endif
 
 /// The thread-local slot holding each thread's trampoline; the destructor releases it when the thread exits.
-private let trampolineKey: pthread_key_t = {
+@usableFromInline let trampolineKey: pthread_key_t = {
     var key = pthread_key_t()
     #if canImport(Darwin)
         let status = pthread_key_create(&key) { Unmanaged<HandlerTrampoline>.fromOpaque($0).release() }
@@ -34,29 +34,32 @@ private let trampolineKey: pthread_key_t = {
 }()
 
 /// One per thread, used only by its own thread.
+@usableFromInline
 final class HandlerTrampoline {
-    /// How many inline handler runs may nest on one thread before further runs are queued.
-    static let maxInlineDepth = 16
+    @usableFromInline init() {}
 
-    private var depth = 0
-    private var queued: [() -> Void] = []
-    private var graveyard: [Any] = []
-    private var burying = false
+    /// How many inline handler runs may nest on one thread before further runs are queued.
+    @usableFromInline static let maxInlineDepth = 16
+
+    @usableFromInline var depth = 0
+    @usableFromInline var queued: [() -> Void] = []
+    var graveyard: [Any] = []
+    var burying = false
 
     /// Calls `body` with the calling thread's trampoline (without retaining it: the thread owns it).
-    @inline(__always)
-    private static func withCurrent<V>(_ body: (HandlerTrampoline) -> V) -> V {
+    @inlinable
+    static func withCurrent<V>(_ body: (HandlerTrampoline) -> V) -> V {
         let raw: UnsafeMutableRawPointer
         if let existing = pthread_getspecific(trampolineKey) {
             raw = existing
         } else {
-            raw = Unmanaged.passRetained(HandlerTrampoline()).toOpaque()
-            pthread_setspecific(trampolineKey, raw)
+            raw = makeCurrent()
         }
         return Unmanaged<HandlerTrampoline>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
     }
 
     /// Runs `handlers` with `value` now, or queues the run if this thread is already `maxInlineDepth` runs deep.
+    @inlinable
     static func run<R>(_ handlers: Handlers<R>, with value: R) {
         withCurrent { $0.run(handlers, with: value) }
     }
@@ -66,22 +69,34 @@ final class HandlerTrampoline {
         withCurrent { $0.bury(&handlers) }
     }
 
-    private func run<R>(_ handlers: Handlers<R>, with value: R) {
+    @inlinable
+    func run<R>(_ handlers: Handlers<R>, with value: R) {
         guard depth < HandlerTrampoline.maxInlineDepth else {
             queued.append { handlers.run(value) }
             return
         }
         depth += 1
         handlers.run(value)
-        if depth == 1 {
-            // The outermost run drains what deeper runs queued; those may queue more, so loop.
-            while !queued.isEmpty {
-                var batch: [() -> Void] = []
-                swap(&batch, &queued)
-                for job in batch { job() }
-            }
-        }
+        if depth == 1 && !queued.isEmpty { drainQueued() }
         depth -= 1
+    }
+
+    /// The outermost run drains what deeper runs queued; those may queue more, so loop.
+    @usableFromInline
+    func drainQueued() {
+        while !queued.isEmpty {
+            var batch: [() -> Void] = []
+            swap(&batch, &queued)
+            for job in batch { job() }
+        }
+    }
+
+    /// Creates the calling thread's trampoline and stores it in the thread-local slot.
+    @usableFromInline
+    static func makeCurrent() -> UnsafeMutableRawPointer {
+        let raw = Unmanaged.passRetained(HandlerTrampoline()).toOpaque()
+        pthread_setspecific(trampolineKey, raw)
+        return raw
     }
 
     /// Takes `handlers` out of a dying box and releases them iteratively: releasing one may deallocate the next

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 
 /// Distinguishes the internal pending initializer from the public ones.
+@usableFromInline
 enum PMKUnambiguousInitializer {
     case pending
 }
@@ -25,22 +26,22 @@ public final class Promise<T>: PMKBox<Result<T, Error>>, Thenable, CatchMixin, @
     var task: Task<Void, Never>?
 
     /// The promise's state (the promise itself: see `PMKBox`).
-    var box: PMKBox<Result<T, Error>> { self }
+    @inlinable var box: PMKBox<Result<T, Error>> { self }
 
-    override init(report: PendingReport = .none) {
+    @usableFromInline override init(report: PendingReport = .none) {
         super.init(report: report)
     }
 
-    init(_: PMKUnambiguousInitializer) {
+    @usableFromInline init(_: PMKUnambiguousInitializer) {
         super.init(report: .none)
     }
 
-    override init(sealed value: Result<T, Error>) {
+    @usableFromInline override init(sealed value: Result<T, Error>) {
         super.init(sealed: value)
     }
 
     /// A promise already fulfilled with `value`.
-    public class func value(_ value: T) -> Promise<T> {
+    @inlinable public class func value(_ value: T) -> Promise<T> {
         Promise(sealed: .success(value))
     }
 
@@ -68,18 +69,18 @@ public final class Promise<T>: PMKBox<Result<T, Error>>, Thenable, CatchMixin, @
     }
 
     /// A pending promise and the resolver that settles it.
-    public class func pending() -> (promise: Promise<T>, resolver: Resolver<T>) {
+    @inlinable public class func pending() -> (promise: Promise<T>, resolver: Resolver<T>) {
         let promise = Promise(report: .promise)
         return (promise, Resolver(promise.box))
     }
 
     /// Calls `to` with the result once resolved: inline now if already resolved, otherwise on the resolving thread.
-    public func pipe(to: @escaping (Result<T, Error>) -> Void) {
+    @inlinable public func pipe(to: @escaping (Result<T, Error>) -> Void) {
         box.pipe(to)
     }
 
     /// The result, or `nil` while pending.
-    public var result: Result<T, Error>? { sealedValue }
+    @inlinable public var result: Result<T, Error>? { sealedValue }
 }
 
 extension Promise {

@@ -4,26 +4,26 @@
 /// A struct holding the promise (PromiseKit's is a class): creating one allocates nothing. A promise deallocated while
 /// pending is reported by the promise itself, so nothing depends on the resolver's lifetime.
 public struct Resolver<T>: Sendable {
-    let box: PMKBox<Result<T, Error>>
+    @usableFromInline let box: PMKBox<Result<T, Error>>
 
-    init(_ box: PMKBox<Result<T, Error>>) {
+    @inlinable init(_ box: PMKBox<Result<T, Error>>) {
         self.box = box
     }
 }
 
 extension Resolver {
     /// Fulfills the promise with `value`.
-    public func fulfill(_ value: T) {
+    @inlinable public func fulfill(_ value: T) {
         resolve(.success(value))
     }
 
     /// Rejects the promise with `error`.
-    public func reject(_ error: Error) {
+    @inlinable public func reject(_ error: Error) {
         resolve(.failure(error))
     }
 
     /// Resolves the promise with `result`.
-    public func resolve(_ result: Result<T, Error>) {
+    @inlinable public func resolve(_ result: Result<T, Error>) {
         if !box.seal(result) { conf.logHandler(.doubleResolution) }
     }
 

@@ -21,6 +21,7 @@ extension Thenable {
     ///     firstly { fetchUser() }.then { user in fetchAvatar(user) }.done { avatar in ... }
     ///
     /// If `body` returns the promise `then` itself returned, that promise rejects with `PMKError.returnedSelf`.
+    @inlinable
     public func then<U: Thenable>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) throws -> U
     ) -> Promise<U.T> {
@@ -46,6 +47,7 @@ extension Thenable {
     }
 
     /// Transforms the value when this fulfils; the returned promise rejects if `transform` throws.
+    @inlinable
     public func map<U>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ transform: @escaping (T) throws -> U
     ) -> Promise<U> {
@@ -69,6 +71,7 @@ extension Thenable {
     }
 
     /// Like `map`, but a `nil` result rejects with `PMKError.compactMap`.
+    @inlinable
     public func compactMap<U>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ transform: @escaping (T) throws -> U?
     ) -> Promise<U> {
@@ -93,6 +96,7 @@ extension Thenable {
     }
 
     /// Consumes the value when this fulfils; the returned promise fulfils with `Void` (or rejects if `body` throws).
+    @inlinable
     public func done(
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) throws -> Void
     ) -> Promise<Void> {
@@ -117,6 +121,7 @@ extension Thenable {
     }
 
     /// Looks at the value when this fulfils and passes it on unchanged (or rejects if `body` throws).
+    @inlinable
     public func get(
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) throws -> Void
     ) -> Promise<T> {
@@ -127,6 +132,7 @@ extension Thenable {
     }
 
     /// Looks at the result, fulfilled or rejected, and passes it on unchanged.
+    @inlinable
     public func tap(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping (Result<T, Error>) -> Void
@@ -142,6 +148,7 @@ extension Thenable {
     }
 
     /// A promise that resolves like this one but with its value discarded.
+    @inlinable
     public func asVoid() -> Promise<Void> {
         map(on: nil) { _ in }
     }

@@ -130,4 +130,39 @@ struct ConcurrencyTests {
         let task = BFTask<Int> { 20 }.continueOnSuccessWith(.immediate) { $0 + 1 }
         #expect(try await task.async() == 21)
     }
+
+    @Test func tokenCancelledBeforeCreationCancelsWithoutRunningTheOperation() async {
+        let source = BFCancellationTokenSource()
+        source.cancel()
+        let task = BFTask<Int>(cancellationToken: source.token) {
+            Issue.record("the operation ran")
+            return 1
+        }
+        #expect(task.cancelled)
+        await #expect(throws: BFCancelledError.self) { try await task.async() }
+    }
+
+    @Test func tokenCancelledLaterCancelsTheOperation() async {
+        let source = BFCancellationTokenSource()
+        let task = BFTask<Int>(priority: .medium, cancellationToken: source.token) {
+            try await Task.sleep(for: .seconds(3600))
+            return 1
+        }
+        source.cancel()
+        await #expect(throws: BFCancelledError.self) { try await task.async() }
+        #expect(task.cancelled)
+    }
+
+    @Test func tokenOverloadPassesValuesAndErrorsThrough() async throws {
+        let source = BFCancellationTokenSource()
+        #expect(try await BFTask<Int>(cancellationToken: source.token) { 6 }.async() == 6)
+        #expect(try await BFTask<Int>(cancellationToken: nil) { 7 }.async() == 7)
+        let error = IdentifiedError()
+        let thrown = await #expect(throws: IdentifiedError.self) {
+            try await BFTask<Int>(cancellationToken: source.token) { throw error }.async()
+        }
+        #expect(thrown === error)
+        // Cancelling the token afterwards changes nothing.
+        source.cancel()
+    }
 }

@@ -1,0 +1,47 @@
+// B5: the promise machinery alone: a pending promise, one handler that runs inline, resolve.
+// Floor: allocate one object and call one closure stored in it.
+// FBLStyle has no inline handler (every block hops to its queue): its row includes one hop and a semaphore wait.
+
+import Benchmark
+import BoltsStyle
+import Dispatch
+import FBLStyle
+import PromiseKitStyle
+
+func registerMachinery() {
+    Benchmark("B5 floor", configuration: perOperation) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let object = makeFloorObject { value in blackHole(value) }
+            callStored(object, 1)
+        }
+    }
+
+    Benchmark("B5 BoltsStyle", configuration: perOperation) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let source = BFTaskCompletionSource<Int>()
+            source.task.continueOnSuccessWith(.immediate) { value in blackHole(value) }
+            source.set(result: 1)
+        }
+    }
+
+    Benchmark("B5 PromiseKitStyle", configuration: perOperation) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let (promise, resolver) = PromiseKitStyle.Promise<Int>.pending()
+            _ = promise.done(on: nil) { value in blackHole(value) }
+            resolver.fulfill(1)
+        }
+    }
+
+    let semaphore = DispatchSemaphore(value: 0)
+    Benchmark("B5 FBLStyle", configuration: perOperation) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let promise = FBLStyle.Promise<Int>.pending()
+            promise.then(on: serialQueue) { (value: Int) in
+                blackHole(value)
+                semaphore.signal()
+            }
+            promise.fulfill(1)
+            semaphore.wait()
+        }
+    }
+}

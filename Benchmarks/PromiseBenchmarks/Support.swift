@@ -1,0 +1,64 @@
+// Shared queues, the baselines' helpers and the benchmark configurations.
+
+import Benchmark
+import Dispatch
+
+/// The serial queue every B1-B3 hop (and FBLStyle's B5/B6 blocks) runs on.
+let serialQueue = DispatchQueue(label: "benchmarks.serial")
+/// The concurrent queue of B4.
+let concurrentQueue = DispatchQueue(label: "benchmarks.concurrent", attributes: .concurrent)
+
+/// B1-B3 and B5: many cheap operations, so one sample times 1,000 of them (reported per operation).
+var perOperation: Benchmark.Configuration {
+    Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal],
+        timeUnits: .nanoseconds,
+        units: [.mallocCountTotal: .count],
+        warmupIterations: 5,
+        scalingFactor: .kilo,
+        maxDuration: .seconds(2),
+    maxIterations: 2_000
+    )
+}
+
+/// B4 and B6: one sample is one whole batch (10,000 promises, a 1,000,000-step chain, ...).
+func perBatch(seconds: Int = 3, maxIterations: Int = 200) -> Benchmark.Configuration {
+    Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal],
+        timeUnits: .nanoseconds,
+        units: [.mallocCountTotal: .count],
+        warmupIterations: 1,
+        scalingFactor: .one,
+        maxDuration: .seconds(seconds),
+        maxIterations: maxIterations
+    )
+}
+
+/// The object of the B5 floor: one allocation holding one closure.
+final class FloorObject {
+    var closure: ((Int) -> Void)?
+}
+
+/// Allocates the floor object and stores `closure` in it (not inlined, so the allocation cannot be optimized away).
+@inline(never)
+func makeFloorObject(_ closure: @escaping (Int) -> Void) -> FloorObject {
+    let object = FloorObject()
+    object.closure = closure
+    return object
+}
+
+/// Calls the stored closure (not inlined, so the call stays an indirect call).
+@inline(never)
+func callStored(_ object: FloorObject, _ value: Int) {
+    object.closure?(value)
+}
+
+/// The actor the `async`/`await` baselines hop onto.
+actor Hop {
+    func step(_ value: Int) -> Int { value + 1 }
+}
+
+/// A box that lets a non-Sendable value cross into a `@Sendable` closure in the benchmarks.
+struct Unchecked<Value>: @unchecked Sendable {
+    var value: Value
+}

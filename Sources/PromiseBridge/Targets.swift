@@ -1,0 +1,66 @@
+// Making a target of each style from a source of any style: the target's settle function is registered on the source
+// with `subscribe(_:)` (which calls it at once for a settled source).
+
+import BoltsStyle
+import FBLStyle
+import PromiseKitStyle
+
+/// A promise of some style that reports its outcome once, as a ``Settlement``.
+protocol SettlementSource {
+    /// The type of the value the source succeeds with.
+    associatedtype Settled
+
+    /// Calls `handler` once with the outcome: right away if the source has settled, otherwise when it settles.
+    /// The source keeps `handler` until then and must not retain itself through it.
+    func subscribe(_ handler: @escaping SettlementHandler<Settled>)
+}
+
+/// A `BFTask` completed by the source's outcome: the value, the same error, or cancelled.
+func makeBFTask<Source: SettlementSource>(from source: Source) -> BFTask<Source.Settled> {
+    let completion = BFTaskCompletionSource<Source.Settled>()
+    source.subscribe { settlement in
+        switch settlement {
+        case .value(let value): completion.trySet(result: value)
+        case .error(let error): completion.trySet(error: error)
+        case .cancelled: completion.tryCancel()
+        }
+    }
+    return completion.task
+}
+
+/// A PromiseKitStyle promise resolved by the source's outcome: the value, the same error, or `PMKError.cancelled`.
+///
+/// Made with `Promise(_ bridge: Thenable)`, PromiseKit's own way to adopt a foreign thenable; unlike
+/// `Promise.pending()` it reports nothing if it is released unresolved together with a source that never settles.
+func makePMKPromise<Source: SettlementSource>(from source: Source) -> PromiseKitStyle.Promise<Source.Settled> {
+    PromiseKitStyle.Promise(SourceThenable(source))
+}
+
+/// An FBLStyle promise resolved by the source's outcome: the value, the same error, or `CancellationError()`.
+func makeFBLPromise<Source: SettlementSource>(from source: Source) -> FBLStyle.Promise<Source.Settled> {
+    let promise = FBLStyle.Promise<Source.Settled>.pending()
+    source.subscribe { settlement in
+        switch settlement {
+        case .value(let value): promise.fulfill(value)
+        case .error(let error): promise.reject(error)
+        case .cancelled: promise.reject(CancellationError())
+        }
+    }
+    return promise
+}
+
+/// A source seen as a PromiseKit thenable, only to hand it to `Promise(_:)`, which pipes it once and lets it go.
+final class SourceThenable<Source: SettlementSource>: Thenable {
+    private let source: Source
+
+    init(_ source: Source) {
+        self.source = source
+    }
+
+    func pipe(to: @escaping (Result<Source.Settled, any Error>) -> Void) {
+        source.subscribe { to($0.pmkResult) }
+    }
+
+    /// Not read by `Promise(_:)`; the bridge never hands this object to anything else.
+    var result: Result<Source.Settled, any Error>? { nil }
+}

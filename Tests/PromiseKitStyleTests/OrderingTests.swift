@@ -1,0 +1,33 @@
+import Dispatch
+import PromiseKitStyle
+import Testing
+
+@Suite("Handler order while a promise is sealed")
+struct OrderingTests {
+    /// A handler piped to a sealed promise while the sealing thread is still running the earlier handlers must not
+    /// overtake them (Promises/A+ 2.2.6). The middle handler holds the sealing thread until the first one, already
+    /// running on the serial queue, has added the third.
+    @Test func handlerAddedWhileSealingRunsAfterTheEarlierOnes() {
+        let queue = DispatchQueue(label: "PromiseKitStyleTests.ordering")
+        let (promise, resolver) = Promise<Int>.pending()
+        let log = EventLog()
+        let thirdAdded = DispatchSemaphore(value: 0)
+        let allRan = DispatchSemaphore(value: 0)
+        promise.done(on: queue) { _ in
+            log.add("1")
+            promise.done(on: queue) { _ in
+                log.add("3")
+                allRan.signal()
+            }.cauterize()
+            thirdAdded.signal()
+        }.cauterize()
+        promise.done(on: nil) { _ in
+            _ = thirdAdded.wait(timeout: .now() + 30)
+        }.cauterize()
+        promise.done(on: queue) { _ in log.add("2") }.cauterize()
+        resolver.fulfill(1)
+        #expect(allRan.wait(timeout: .now() + 30) == .success)
+        queue.sync {}
+        #expect(log.all == ["1", "2", "3"])
+    }
+}
