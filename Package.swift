@@ -29,12 +29,14 @@ let package = Package(
             name: "promise-conformance",
             dependencies: ["PromiseConformance", "PromiseStyleAdapters", "PromiseKitStyle"]
         ),
+        // Helpers shared by the test targets (never by the styles).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "BoltsStyleTests", dependencies: ["BoltsStyle"]),
-        .testTarget(name: "PromiseKitStyleTests", dependencies: ["PromiseKitStyle"]),
+        .testTarget(name: "PromiseKitStyleTests", dependencies: ["PromiseKitStyle", "TestSupport"]),
         .testTarget(name: "FBLStyleTests", dependencies: ["FBLStyle"]),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["PromiseConformance", "PromiseStyleAdapters", "PromiseKitStyle"]
+            dependencies: ["PromiseConformance", "PromiseStyleAdapters", "PromiseKitStyle", "TestSupport"]
         ),
         .testTarget(
             name: "PromiseBridgeTests",

@@ -25,6 +25,11 @@ public enum ConformanceCommand {
         case json
     }
 
+    /// The time limit of each clause on the command line, shorter than ``Conformance/defaultTimeout`` so that a
+    /// hanging clause (a declared deviation like a task that waits for itself) costs seconds, not half a minute.
+    /// Raise it with `--timeout` on a slow machine.
+    public static let defaultTimeout: Duration = .seconds(10)
+
     /// The help text.
     public static let usage = """
         usage: promise-conformance [--style NAME]... [--clause PREFIX]... [--format text|markdown|json]
@@ -36,7 +41,7 @@ public enum ConformanceCommand {
           --style NAME      only this implementation (repeatable, or a comma-separated list; case-insensitive)
           --clause PREFIX   only clauses whose id starts with PREFIX, e.g. 2.2, 2.3.3, swift. (repeatable, or a list)
           --format FORMAT   text (default), markdown or json
-          --timeout SECONDS the time limit of each clause (default 30)
+          --timeout SECONDS the time limit of each clause (default 10); a clause that hangs fails after it
           --stress          many more race iterations and a 1,000,000-step chain (same as PROMISES_STRESS=1)
           --list            list the clauses and exit
           --help            this text
@@ -45,7 +50,7 @@ public enum ConformanceCommand {
         deviation, 2 for a usage error.
         """
 
-    /// Parses `arguments` (without the program name), runs the suite over the selected `adapters` one after the other,
+    /// Parses `arguments` (without the program name), runs the suite over the selected `adapters` side by side,
     /// prints the matrix to standard output, and returns the exit status.
     ///
     /// - Parameters:
@@ -90,10 +95,16 @@ public enum ConformanceCommand {
             let wanted = Set(options.styles.map { $0.lowercased() })
             selected = adapters.filter { wanted.contains($0.name.lowercased()) }
         }
-        var reports: [ConformanceReport] = []
-        for adapter in selected {
-            errorOutput("running \(clauses.count) clauses over \(adapter.name)...")
-            reports.append(await runOpened(adapter, clauses, options))
+        // The implementations run side by side (each runs its clauses one after the other): most of a clause's time
+        // is spent waiting, for a grace period or for a hang to time out, so this takes about as long as the slowest.
+        errorOutput("running \(clauses.count) clauses over \(selected.map(\.name).joined(separator: ", "))...")
+        let reports = await withTaskGroup(of: (Int, ConformanceReport).self) { group in
+            for (index, adapter) in selected.enumerated() {
+                group.addTask { (index, await runOpened(adapter, clauses, options)) }
+            }
+            var byIndex: [Int: ConformanceReport] = [:]
+            for await (index, report) in group { byIndex[index] = report }
+            return selected.indices.compactMap { byIndex[$0] }
         }
         output(Matrix(clauses: clauses, reports: reports).render(options.format))
         return reports.allSatisfy(\.isConforming) ? 0 : 1
@@ -113,7 +124,7 @@ public enum ConformanceCommand {
         var styles: [String] = []
         var clausePrefixes: [String] = []
         var format = Format.text
-        var timeout = Conformance.defaultTimeout
+        var timeout = ConformanceCommand.defaultTimeout
         var stress = false
         var list = false
         var help = false

@@ -4,11 +4,10 @@ import PromiseConformance
 
 /// Plugs ``FBLStyle`` into the conformance suite: a promise is a `Promise<Sentinel>`.
 ///
-/// - `then` is Google's `then` (whose block returns a promise, so adoption is the library's own) followed by
-///   `recover`; an error thrown by `onFulfilled` is carried past `onRejected` in a private wrapper, since A+ asks that
-///   a handler's failure reject the derived promise without reaching the sibling handler. When the suite leaves the
-///   queue to the implementation, blocks run on a global queue: Google's default, `DispatchQueue.promises`, is the
-///   main queue, which a command-line tool does not serve.
+/// - `then` turns the outcome into a promise of a `Result`, then runs the matching handler in one Google `then`
+///   whose block returns a promise, so adoption and the cycle check (A+ 2.3.1) are the library's own. When the suite
+///   leaves the queue to the implementation, blocks run on a global queue: Google's default,
+///   `DispatchQueue.promises`, is the main queue, which a command-line tool does not serve.
 /// - A foreign thenable is wrapped the Google way, with the async initializer `Promise { fulfill, reject in ... }`.
 /// - `all` is `all(_:)` and `race` is `race(_:)`; Google's `any` waits for every input and fulfils with `Maybe`
 ///   values, so the suite's `any` is not offered. Cancellation is a rejection with Swift's `CancellationError`, the
@@ -26,15 +25,6 @@ public struct FBLStyleAdapter: PromiseAdapter {
     /// Assimilation, `all`, `race` and cancellation.
     public var capabilities: Capabilities { [.assimilation, .all, .race, .cancellation] }
 
-    /// Where Google's Promises departs from Promises/A+ on purpose.
-    public var deviations: [String: String] {
-        [
-            "2.3.1":
-                "A block that returns the very promise its then returned is not detected: the promise observes "
-                + "itself and stays pending forever, as FBLPromise does (it has no cycle check)."
-        ]
-    }
-
     /// `Promise.pending()` with its `fulfill` and `reject`.
     public func pending() -> (
         promise: Promise, fulfill: @Sendable (Sentinel) -> Void, reject: @Sendable (any Error) -> Void
@@ -49,7 +39,8 @@ public struct FBLStyleAdapter: PromiseAdapter {
     /// `Promise(error)`.
     public func rejected(_ error: any Error) -> Promise { Promise(error) }
 
-    /// `then` for the fulfilment, `recover` for the rejection.
+    /// The outcome as a promise of a `Result` (a value-returning `then` and `recover`), then one `then` whose block
+    /// runs the matching handler and returns a promise, so adoption and the cycle check are Google's own.
     public func then(
         _ promise: Promise,
         on queue: DispatchQueue?,
@@ -57,16 +48,17 @@ public struct FBLStyleAdapter: PromiseAdapter {
         onRejected: (@Sendable (any Error) -> HandlerResult<Promise>)?
     ) -> Promise {
         let queue = queue ?? .global()
-        let fulfilled = promise.then(on: queue) { value -> Promise in
-            guard let onFulfilled else { return Promise(value) }
-            return self.promise(for: onFulfilled(value)).recover(on: queue) { error -> Promise in
-                throw HandledFailure(error: error)
+        let outcome = promise.then(on: queue) { value -> Result<Sentinel, any Error> in .success(value) }
+            .recover(on: queue) { error -> Result<Sentinel, any Error> in .failure(error) }
+        return outcome.then(on: queue) { result -> Promise in
+            switch result {
+            case .success(let value):
+                guard let onFulfilled else { return Promise(value) }
+                return self.promise(for: onFulfilled(value))
+            case .failure(let error):
+                guard let onRejected else { return Promise(error) }
+                return self.promise(for: onRejected(error))
             }
-        }
-        return fulfilled.recover(on: queue) { error -> Promise in
-            if let handled = error as? HandledFailure { throw handled.error }
-            guard let onRejected else { throw error }
-            return self.promise(for: onRejected(error))
         }
     }
 
@@ -112,9 +104,4 @@ public struct FBLStyleAdapter: PromiseAdapter {
         case .assimilate(let thenable): assimilated(thenable)
         }
     }
-}
-
-/// An error thrown by `onFulfilled` (or by the promise it returned), carried past `onRejected`.
-private struct HandledFailure: Error {
-    let error: any Error
 }

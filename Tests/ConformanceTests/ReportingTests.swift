@@ -57,10 +57,11 @@ import Testing
         #expect(Clause.named("swift.deepChain") != nil)
     }
 
-    @Test func hangingImplementationTimesOutAndTheRunGoesOn() async throws {
+    /// The gate opens only after the run returns, so the run returning at all shows that it went on while both
+    /// clauses' `then` calls were still blocked (the time limit turns a run that waits for them into a failure).
+    @Test(.timeLimit(.minutes(1))) func hangingImplementationTimesOutAndTheRunGoesOn() async throws {
         let gate = Gate()
         defer { gate.open() }
-        let start = ContinuousClock.now
         let report = await Conformance.run(
             Hanging(gate: gate), clauses: [try #require(Clause.named("2.2.2.1")), try #require(Clause.named("2.1.2"))],
             timeout: .milliseconds(500))
@@ -68,7 +69,6 @@ import Testing
         for result in report.results {
             #expect(result.status.message?.contains("timed out") == true, "\(result)")
         }
-        #expect(ContinuousClock.now - start < .seconds(20))
     }
 
     @Test func silentImplementationTimesOutWaiting() async throws {
