@@ -20,14 +20,24 @@ let package = Package(
         .target(name: "FBLStyle"),
         .target(name: "PromiseConformance"),
         .target(name: "PromiseBridge", dependencies: ["BoltsStyle", "PromiseKitStyle", "FBLStyle"]),
-        .executableTarget(
-            name: "promise-conformance",
+        // The conformance adapters of the three styles: used by the runner and by ConformanceTests.
+        .target(
+            name: "PromiseStyleAdapters",
             dependencies: ["BoltsStyle", "PromiseKitStyle", "FBLStyle", "PromiseConformance"]
         ),
+        .executableTarget(
+            name: "promise-conformance",
+            dependencies: ["PromiseConformance", "PromiseStyleAdapters", "PromiseKitStyle"]
+        ),
+        // Helpers shared by the test targets (never by the styles).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "BoltsStyleTests", dependencies: ["BoltsStyle"]),
-        .testTarget(name: "PromiseKitStyleTests", dependencies: ["PromiseKitStyle"]),
+        .testTarget(name: "PromiseKitStyleTests", dependencies: ["PromiseKitStyle", "TestSupport"]),
         .testTarget(name: "FBLStyleTests", dependencies: ["FBLStyle"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["PromiseConformance"]),
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: ["PromiseConformance", "PromiseStyleAdapters", "PromiseKitStyle", "TestSupport"]
+        ),
         .testTarget(
             name: "PromiseBridgeTests",
             dependencies: ["PromiseBridge", "BoltsStyle", "PromiseKitStyle", "FBLStyle"]

@@ -36,7 +36,7 @@ extension Promise {
                 promise.reject(error)
             }
         }
-        if let resolution = currentResolution {
+        if let resolution = readyResolution {
             nonisolated(unsafe) let resolution = resolution
             queue.async(group: promisesGroup) { handle(resolution) }
         } else {
@@ -73,7 +73,7 @@ extension Promise {
                 promise.reject(error)
             }
         }
-        if let resolution = currentResolution {
+        if let resolution = readyResolution {
             nonisolated(unsafe) let resolution = resolution
             queue.async(group: promisesGroup) { handle(resolution) }
         } else {
@@ -111,7 +111,7 @@ extension Promise {
                 promise.reject(error)
             }
         }
-        if let resolution = currentResolution {
+        if let resolution = readyResolution {
             nonisolated(unsafe) let resolution = resolution
             queue.async(group: promisesGroup) { handle(resolution) }
         } else {

@@ -8,7 +8,10 @@
 // and register an observer, a closure that receives the resolution. The first observer is stored in a plain field
 // (no array for the common case of one chained block); only further observers go into `moreObservers`. Resolution
 // swaps the observers out under the lock and runs them after unlocking, in registration order. Registering on a
-// promise that is already resolved hands the observer its resolution at once.
+// promise that is already resolved hands the observer its resolution at once, except while the resolving thread is
+// still handing out resolutions ("draining"): then the observer joins the list and is handed its resolution next,
+// so that no block reaches a queue ahead of one registered before it. (Google's FBLPromise gets the same order by
+// dispatching the blocks while it holds its lock; here inline observers run too, so they must run unlocked.)
 //
 // Allocation. Handing a block to its queue costs what `queue.async` costs; the observer path adds as little as it can.
 // When a promise resolves, a queued first observer stays in its field and the block dispatched for it captures only
@@ -89,6 +92,9 @@ public final class Promise<Value>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var firstObserverBody: ((Resolution) -> Void)?
     /// Observers beyond the first, in registration order.
     @usableFromInline @exclusivity(unchecked) var moreObservers: [Observer]?
+    /// Whether the resolving thread is still handing observers their resolution; observers registered meanwhile join
+    /// `moreObservers` and are handed theirs next, so that none overtakes an earlier one (Promises/A+ 2.2.6).
+    @usableFromInline @exclusivity(unchecked) var draining = false
     /// The task settling a promise made by `init(priority:operation:)`, so that `async()` can forward cancellation.
     @usableFromInline @exclusivity(unchecked) var operationTask: Task<Void, Never>?
 
@@ -164,6 +170,7 @@ public final class Promise<Value>: @unchecked Sendable {
     @inlinable func resolve(_ newResolution: Resolution) {
         var first: Observer?
         var rest: [Observer]?
+        var drains = false
         let won = lock.withLock { () -> Bool in
             guard self.state == .pending else { return false }
             self.store(newResolution)
@@ -172,6 +179,8 @@ public final class Promise<Value>: @unchecked Sendable {
             rest = self.moreObservers
             self.moreObservers = nil
             self.operationTask = nil
+            self.draining = first != nil || rest != nil
+            drains = self.draining
             return true
         }
         guard won else { return }
@@ -183,10 +192,19 @@ public final class Promise<Value>: @unchecked Sendable {
                 Self.notify(first, of: newResolution)
             }
         }
-        if let rest {
-            for observer in rest {
+        // Hand out the rest, then whatever was registered meanwhile, until the list stays empty.
+        var batch = rest
+        while drains {
+            for observer in batch ?? [] {
                 Self.notify(observer, of: newResolution)
             }
+            batch = lock.withLock {
+                let added = self.moreObservers
+                self.moreObservers = nil
+                self.draining = added != nil
+                return added
+            }
+            drains = batch != nil
         }
         // Leave only after the observers' blocks have entered the group, so that the group never looks idle early.
         promisesGroup.leave()
@@ -232,8 +250,13 @@ public final class Promise<Value>: @unchecked Sendable {
         observer.body(self.storedResolution!)
     }
 
-    /// Adopts the eventual resolution of `other` (used when a block returns a promise).
+    /// Adopts the eventual resolution of `other` (used when a block returns a promise); a promise told to adopt
+    /// itself is rejected with ``PromiseCycleError`` instead of waiting for itself forever.
     @inlinable func resolve(with other: Promise<Value>) {
+        guard other !== self else {
+            resolve(.failure(PromiseCycleError()))
+            return
+        }
         other.observe(on: nil) { resolution in
             self.resolve(resolution)
         }
@@ -244,7 +267,11 @@ public final class Promise<Value>: @unchecked Sendable {
     /// Registers `body` to receive the resolution: on `queue` via `async(group:)`, or inline when `queue` is nil.
     @inlinable func observe(on queue: DispatchQueue?, _ body: @escaping (Resolution) -> Void) {
         let resolved: Resolution? = lock.withLock {
-            if let resolution = self.storedResolution { return resolution }
+            if let resolution = self.storedResolution {
+                guard self.draining else { return resolution }
+                self.moreObservers = (self.moreObservers ?? []) + [Observer(queue: queue, body: body)]
+                return nil
+            }
             let observer = Observer(queue: queue, body: body)
             if self.observer == nil {
                 self.observer = observer
@@ -288,6 +315,12 @@ public final class Promise<Value>: @unchecked Sendable {
     /// The resolution, or `nil` while pending.
     @inlinable var currentResolution: Resolution? {
         lock.withLock { self.storedResolution }
+    }
+
+    /// The resolution, or `nil` while pending or while the resolving thread is still handing observers theirs: a
+    /// block dispatched straight to its queue must not overtake blocks registered before it.
+    @inlinable var readyResolution: Resolution? {
+        lock.withLock { self.draining ? nil : self.storedResolution }
     }
 
     /// Whether the promise is still pending.

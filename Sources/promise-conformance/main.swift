@@ -1,2 +1,16 @@
-// Placeholder main until the conformance runner lands.
-print("promise-conformance: not built yet")
+// promise-conformance: the package's main command. Runs the conformance suite over the three built-in styles and
+// prints the matrix; `--help` lists the options. The whole front end is PromiseConformance's `ConformanceCommand`,
+// so a promise library of your own can ship the same command in a few lines.
+import Foundation
+import PromiseConformance
+import PromiseKitStyle
+import PromiseStyleAdapters
+
+// The suite settles promises twice and drops pending ones on purpose; PromiseKit would print a warning for each.
+conf.logHandler = { _ in }
+
+let status = await ConformanceCommand.run(
+    adapters: BuiltInAdapters.all,
+    arguments: Array(CommandLine.arguments.dropFirst())
+)
+exit(status)

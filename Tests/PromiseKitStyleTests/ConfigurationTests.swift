@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PromiseKitStyle
+import TestSupport
 import Testing
 
 private let queueKey = DispatchSpecificKey<String>()
@@ -10,20 +11,25 @@ private let queueKey = DispatchSpecificKey<String>()
 @Suite("Global configuration and log events", .serialized)
 struct ConfigurationTests {
     /// Runs `body` with `conf.logHandler` recording events; restores the whole configuration afterwards.
-    private func recordingEvents(_ body: (EventLog) async throws -> Void) async rethrows {
-        let saved = conf
-        defer { conf = saved }
-        let events = EventLog()
-        conf.logHandler = { event in
-            switch event {
-            case .waitOnMainThread: events.add("waitOnMainThread")
-            case .pendingPromiseDeallocated: events.add("pendingPromiseDeallocated")
-            case .pendingGuaranteeDeallocated: events.add("pendingGuaranteeDeallocated")
-            case .cauterized(let error): events.add("cauterized \((error as? TestError)?.code ?? -1)")
-            case .doubleResolution: events.add("doubleResolution")
+    ///
+    /// Holds the process-wide test lock, so no test of another target (the conformance suite over this style)
+    /// raises log events into the recorder meanwhile.
+    private func recordingEvents(_ body: @Sendable (EventLog) async throws -> Void) async rethrows {
+        try await ProcessWideTestLock.withLock {
+            let saved = conf
+            defer { conf = saved }
+            let events = EventLog()
+            conf.logHandler = { event in
+                switch event {
+                case .waitOnMainThread: events.add("waitOnMainThread")
+                case .pendingPromiseDeallocated: events.add("pendingPromiseDeallocated")
+                case .pendingGuaranteeDeallocated: events.add("pendingGuaranteeDeallocated")
+                case .cauterized(let error): events.add("cauterized \((error as? TestError)?.code ?? -1)")
+                case .doubleResolution: events.add("doubleResolution")
+                }
             }
+            try await body(events)
         }
-        try await body(events)
     }
 
     @Test func defaultsArePromiseKits() {

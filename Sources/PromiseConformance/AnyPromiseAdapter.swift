@@ -1,0 +1,78 @@
+import Dispatch
+
+/// A promise of some adapter, with its type erased so that clauses can be written once for every adapter.
+struct ErasedPromise: Sendable {
+    let base: any Sendable
+}
+
+/// The adapter a clause talks to: any ``PromiseAdapter`` with its `Promise` type erased.
+struct ErasedAdapter: Sendable {
+    typealias Pending = (
+        promise: ErasedPromise, fulfill: @Sendable (Sentinel) -> Void, reject: @Sendable (any Error) -> Void
+    )
+    typealias Cancellable = (
+        promise: ErasedPromise, fulfill: @Sendable (Sentinel) -> Void, cancel: @Sendable () -> Void
+    )
+    typealias FulfilledHandler = @Sendable (Sentinel) -> HandlerResult<ErasedPromise>
+    typealias RejectedHandler = @Sendable (any Error) -> HandlerResult<ErasedPromise>
+
+    let name: String
+    let capabilities: Capabilities
+    let deviations: [String: String]
+    /// Whether the promise type is a class, so that a weak reference to it means something (`swift.release`).
+    let promiseIsObject: Bool
+    let pending: @Sendable () -> Pending
+    let fulfilled: @Sendable (Sentinel) -> ErasedPromise
+    let rejected: @Sendable (any Error) -> ErasedPromise
+    let then: @Sendable (ErasedPromise, DispatchQueue?, FulfilledHandler?, RejectedHandler?) -> ErasedPromise
+    let assimilated: @Sendable (any Thenable) -> ErasedPromise
+    let all: @Sendable ([ErasedPromise], @escaping @Sendable (Result<[Sentinel], any Error>) -> Void) -> Void
+    let race: @Sendable ([ErasedPromise]) -> ErasedPromise
+    let any: @Sendable ([ErasedPromise]) -> ErasedPromise
+    let cancellablePending: @Sendable () -> Cancellable
+    let isCancellation: @Sendable (any Error) -> Bool
+
+    init<A: PromiseAdapter>(_ adapter: A) {
+        @Sendable func unwrapPromise(_ promise: ErasedPromise) -> A.Promise { promise.base as! A.Promise }
+        @Sendable func unwrapResult(_ result: HandlerResult<ErasedPromise>) -> HandlerResult<A.Promise> {
+            switch result {
+            case .fulfill(let value): return .fulfill(value)
+            case .reject(let error): return .reject(error)
+            case .adopt(let promise): return .adopt(promise.base as! A.Promise)
+            case .assimilate(let thenable): return .assimilate(thenable)
+            }
+        }
+        name = adapter.name
+        capabilities = adapter.capabilities
+        deviations = adapter.deviations
+        promiseIsObject = A.Promise.self is AnyObject.Type
+        pending = {
+            let pending = adapter.pending()
+            return (ErasedPromise(base: pending.promise), pending.fulfill, pending.reject)
+        }
+        fulfilled = { ErasedPromise(base: adapter.fulfilled($0)) }
+        rejected = { ErasedPromise(base: adapter.rejected($0)) }
+        then = { promise, queue, onFulfilled, onRejected in
+            var fulfilledHandler: (@Sendable (Sentinel) -> HandlerResult<A.Promise>)?
+            if let onFulfilled {
+                fulfilledHandler = { value in unwrapResult(onFulfilled(value)) }
+            }
+            var rejectedHandler: (@Sendable (any Error) -> HandlerResult<A.Promise>)?
+            if let onRejected {
+                rejectedHandler = { error in unwrapResult(onRejected(error)) }
+            }
+            let derived = adapter.then(
+                unwrapPromise(promise), on: queue, onFulfilled: fulfilledHandler, onRejected: rejectedHandler)
+            return ErasedPromise(base: derived)
+        }
+        assimilated = { ErasedPromise(base: adapter.assimilated($0)) }
+        all = { promises, completion in adapter.all(promises.map(unwrapPromise), completion: completion) }
+        race = { ErasedPromise(base: adapter.race($0.map(unwrapPromise))) }
+        any = { ErasedPromise(base: adapter.any($0.map(unwrapPromise))) }
+        cancellablePending = {
+            let pending = adapter.cancellablePending()
+            return (ErasedPromise(base: pending.promise), pending.fulfill, pending.cancel)
+        }
+        isCancellation = { adapter.isCancellation($0) }
+    }
+}

@@ -1,0 +1,55 @@
+/// One requirement the suite checks: a Promises/A+ 1.1 clause (id = the spec's number, e.g. `2.2.4`) or one of the
+/// suite's own Swift clauses (id `swift.*`).
+///
+/// Each clause runs several concrete cases, in the manner of the JavaScript suite (already settled, settled later,
+/// settled from another thread, ...). ``all`` lists every clause in the order of the spec.
+public struct Clause: Sendable, Hashable, Identifiable, CustomStringConvertible {
+    /// The spec's number (`2.3.3.3.1`) or the suite's own id (`swift.queue`).
+    public let id: String
+    /// A short title for the matrix, e.g. "onFulfilled called at most once".
+    public let title: String
+    /// The requirement in one line, as the spec states it (adapted to typed Swift).
+    public let statement: String
+    /// The capabilities an adapter must declare for the clause to apply.
+    public let requires: Capabilities
+    /// The names of the concrete cases the clause runs.
+    public let cases: [String]
+
+    let body: @Sendable (ClauseContext) throws -> Void
+
+    init(
+        _ id: String, _ title: String, _ statement: String, requires: Capabilities = [], cases: [String],
+        body: @escaping @Sendable (ClauseContext) throws -> Void
+    ) {
+        self.id = id
+        self.title = title
+        self.statement = statement
+        self.requires = requires
+        self.cases = cases
+        self.body = body
+    }
+
+    /// `id title`.
+    public var description: String { "\(id) \(title)" }
+
+    /// Clauses are identified by their id.
+    public static func == (lhs: Clause, rhs: Clause) -> Bool { lhs.id == rhs.id }
+
+    /// Hashes the id.
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+
+    /// Every clause, Promises/A+ first in the spec's order, then the suite's own `swift.*` clauses.
+    public static let all: [Clause] =
+        statesClauses + thenClauses + resolutionClauses + thenableClauses + swiftClauses + combinatorClauses
+        + cancellationClauses
+
+    /// The clause with this id, if any.
+    public static func named(_ id: String) -> Clause? {
+        all.first { $0.id == id }
+    }
+
+    /// The clauses whose id starts with `prefix` (e.g. `2.2` or `swift.`), in the order of ``all``.
+    public static func matching(prefix: String) -> [Clause] {
+        all.filter { $0.id.hasPrefix(prefix) }
+    }
+}

@@ -1,0 +1,286 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Why a clause failed; its message becomes ``ClauseStatus/failed(_:)``.
+struct ClauseFailure: Error {
+    let message: String
+}
+
+/// What a handler saw.
+enum Outcome: Sendable, CustomStringConvertible {
+    case fulfilled(Sentinel)
+    case rejected(any Error)
+
+    var description: String {
+        switch self {
+        case .fulfilled(let value): "fulfilled with \(value)"
+        case .rejected(let error): "rejected with \(error)"
+        }
+    }
+
+    func isFulfilled(with value: Sentinel) -> Bool {
+        if case .fulfilled(let seen) = self { return seen == value }
+        return false
+    }
+
+    func isRejected(with error: SentinelError) -> Bool {
+        if case .rejected(let seen) = self { return (seen as? SentinelError) == error }
+        return false
+    }
+
+    var isRejected: Bool {
+        if case .rejected = self { return true }
+        return false
+    }
+
+    /// Same outcome: same sentinel, or same sentinel error (other errors never compare equal).
+    func same(as other: Outcome) -> Bool {
+        switch (self, other) {
+        case (.fulfilled(let a), .fulfilled(let b)): a == b
+        case (.rejected(let a), .rejected(let b)):
+            (a as? SentinelError).map { $0 == (b as? SentinelError) } ?? false
+        default: false
+        }
+    }
+}
+
+/// A thread-safe log of events that the clause thread can wait on, with the clause's deadline.
+final class Recorder<Event: Sendable>: Sendable {
+    private let events = Locked<[Event]>([])
+    private let signal = DispatchSemaphore(value: 0)
+
+    func record(_ event: Event) {
+        events.withLock { $0.append(event) }
+        signal.signal()
+    }
+
+    var snapshot: [Event] { events.withLock { $0 } }
+    var count: Int { events.withLock { $0.count } }
+
+    /// Waits until at least `count` events were recorded, or fails with "timed out" at `context`'s deadline.
+    func wait(for count: Int, _ what: @autoclosure () -> String, in context: ClauseContext) throws {
+        while self.count < count {
+            if signal.wait(timeout: context.deadline) == .timedOut, self.count < count {
+                throw context.failure("timed out waiting for \(what())")
+            }
+        }
+    }
+}
+
+/// A one-shot flag, claimed by the first caller.
+final class Once: Sendable {
+    private let claimed = Atomic<Bool>(false)
+
+    func claim() -> Bool {
+        claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+    }
+}
+
+/// An object whose lifetime the suite watches through a weak reference.
+final class LifetimeToken: Sendable {}
+
+/// A weak reference the clause thread polls.
+final class WeakBox: @unchecked Sendable {
+    private let lock = Locked<Void>(())
+    private weak var object: AnyObject?
+
+    init(_ object: AnyObject?) {
+        self.object = object
+    }
+
+    var isAlive: Bool { lock.withLock { _ in object != nil } }
+}
+
+/// How the suite settles a promise in one of the JavaScript suite's ways (already, immediately, later, elsewhere).
+enum Settlement: Sendable {
+    case fulfil(Sentinel)
+    case reject(SentinelError)
+
+    var verb: String {
+        switch self {
+        case .fulfil: "fulfilled"
+        case .reject: "rejected"
+        }
+    }
+
+    var outcome: Outcome {
+        switch self {
+        case .fulfil(let value): .fulfilled(value)
+        case .reject(let error): .rejected(error)
+        }
+    }
+}
+
+/// Everything a clause body needs: the adapter, the deadline, and the helpers that observe promises.
+///
+/// Clause bodies run synchronously on a thread of their own (see ``Conformance``) and wait with semaphores bounded
+/// by ``deadline``, so nothing here depends on the Swift concurrency pool or on the main queue.
+final class ClauseContext: @unchecked Sendable {
+    let adapter: ErasedAdapter
+    let deadline: DispatchTime
+    let stress: Bool
+    /// How long "eventually" is, in the cases that settle a promise after a delay.
+    let later: DispatchTimeInterval = .milliseconds(30)
+    private var caseName: String?
+
+    init(adapter: ErasedAdapter, deadline: DispatchTime, stress: Bool) {
+        self.adapter = adapter
+        self.deadline = deadline
+        self.stress = stress
+    }
+
+    func failure(_ message: String) -> ClauseFailure {
+        ClauseFailure(message: caseName.map { "\($0): \(message)" } ?? message)
+    }
+
+    func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+        if !condition { throw failure(message()) }
+    }
+
+    /// Runs one named case; a failure inside is reported with the case's name.
+    func inCase(_ name: String, _ body: () throws -> Void) throws {
+        let outer = caseName
+        caseName = outer.map { "\($0), \(name)" } ?? name
+        defer { caseName = outer }
+        try body()
+    }
+
+    /// Waits long enough for a misbehaviour (an early or a repeated call) to show.
+    func waitGrace() {
+        Thread.sleep(forTimeInterval: 0.03)
+    }
+
+    // MARK: Promises
+
+    func pending() -> ErasedAdapter.Pending { adapter.pending() }
+
+    func settled(_ settlement: Settlement) -> ErasedPromise {
+        switch settlement {
+        case .fulfil(let value): adapter.fulfilled(value)
+        case .reject(let error): adapter.rejected(error)
+        }
+    }
+
+    func settle(_ pending: ErasedAdapter.Pending, _ settlement: Settlement) {
+        switch settlement {
+        case .fulfil(let value): pending.fulfill(value)
+        case .reject(let error): pending.reject(error)
+        }
+    }
+
+    func then(
+        _ promise: ErasedPromise, on queue: DispatchQueue? = nil,
+        onFulfilled: ErasedAdapter.FulfilledHandler? = nil, onRejected: ErasedAdapter.RejectedHandler? = nil
+    ) -> ErasedPromise {
+        adapter.then(promise, queue, onFulfilled, onRejected)
+    }
+
+    /// Registers handlers that record what they see and pass it on unchanged.
+    @discardableResult
+    func observe(_ promise: ErasedPromise, on queue: DispatchQueue? = nil) -> Recorder<Outcome> {
+        let recorder = Recorder<Outcome>()
+        _ = then(
+            promise, on: queue,
+            onFulfilled: { value in
+                recorder.record(.fulfilled(value))
+                return .fulfill(value)
+            },
+            onRejected: { error in
+                recorder.record(.rejected(error))
+                return .reject(error)
+            })
+        return recorder
+    }
+
+    /// Waits for the first outcome `recorder` sees and checks it.
+    func expect(_ recorder: Recorder<Outcome>, _ expected: Outcome, _ what: String = "the promise") throws {
+        try recorder.wait(for: 1, "\(what) to be \(expected)", in: self)
+        let seen = recorder.snapshot[0]
+        try expect(seen.same(as: expected), "expected \(what) to be \(expected), but it was \(seen)")
+    }
+
+    /// Checks that `promise` ends fulfilled with `value` (its first outcome).
+    func expectFulfilled(_ promise: ErasedPromise, with value: Sentinel, _ what: String = "the promise") throws {
+        try expect(observe(promise), .fulfilled(value), what)
+    }
+
+    /// Checks that `promise` ends rejected with `error` (its first outcome).
+    func expectRejected(_ promise: ErasedPromise, with error: SentinelError, _ what: String = "the promise") throws {
+        try expect(observe(promise), .rejected(error), what)
+    }
+
+    /// Checks that `promise` ends rejected, with any reason.
+    func expectRejected(_ promise: ErasedPromise, _ what: String = "the promise") throws {
+        let recorder = observe(promise)
+        try recorder.wait(for: 1, "\(what) to be rejected", in: self)
+        let seen = recorder.snapshot[0]
+        try expect(seen.isRejected, "expected \(what) to be rejected, but it was \(seen)")
+    }
+
+    /// Checks that `promise` is still pending after the grace period.
+    func expectPending(_ promise: ErasedPromise, _ what: String = "the promise") throws {
+        let recorder = observe(promise)
+        waitGrace()
+        let seen = recorder.snapshot
+        try expect(seen.isEmpty, "expected \(what) to be pending, but it was \(seen[0])")
+    }
+
+    // MARK: The JavaScript suite's ways of settling
+
+    /// Runs `body` once per way of settling a promise: already settled, settled immediately after `body` registered
+    /// its handlers, settled later, and settled from another thread. `body` registers handlers on the promise and
+    /// returns the checks to run after the promise was settled.
+    func eachWay(_ settlement: Settlement, _ body: (ErasedPromise) throws -> () throws -> Void) throws {
+        let verb = settlement.verb
+        try inCase("already-\(verb)") {
+            let check = try body(settled(settlement))
+            try check()
+        }
+        try inCase("immediately-\(verb)") {
+            let pending = pending()
+            let check = try body(pending.promise)
+            settle(pending, settlement)
+            try check()
+        }
+        try inCase("eventually-\(verb)") {
+            let pending = pending()
+            let check = try body(pending.promise)
+            let settleLater: @Sendable () -> Void = { [self] in settle(pending, settlement) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + later, execute: settleLater)
+            try check()
+        }
+        try inCase("\(verb)-from-another-thread") {
+            let pending = pending()
+            let check = try body(pending.promise)
+            let settleElsewhere: @Sendable () -> Void = { [self] in settle(pending, settlement) }
+            Thread.detachNewThread(settleElsewhere)
+            try check()
+        }
+    }
+
+    // MARK: Queues
+
+    /// A queue the suite can recognise from inside a handler.
+    func markedQueue(_ label: String, concurrent: Bool = false) -> MarkedQueue {
+        MarkedQueue(label: label, concurrent: concurrent)
+    }
+}
+
+/// A queue carrying a `DispatchSpecificKey` value, so a handler can tell whether it runs on it.
+struct MarkedQueue: Sendable {
+    private static let key = DispatchSpecificKey<Int>()
+    private static let counter = Atomic<Int>(0)
+
+    let queue: DispatchQueue
+    let mark: Int
+
+    init(label: String, concurrent: Bool) {
+        mark = Self.counter.add(1, ordering: .relaxed).newValue
+        queue = DispatchQueue(label: "PromiseConformance.\(label)", attributes: concurrent ? [.concurrent] : [])
+        queue.setSpecific(key: Self.key, value: mark)
+    }
+
+    /// Whether the caller runs on this queue.
+    var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.key) == mark }
+}

@@ -1,0 +1,60 @@
+/// How an implementation fared on one clause.
+public enum ClauseStatus: Sendable, Hashable, CustomStringConvertible {
+    /// Every case of the clause held.
+    case passed
+    /// A case did not hold (or timed out, or a declared deviation was not observed); the message says which and how.
+    case failed(String)
+    /// The implementation departs from the clause by design, as its adapter declares; the reason and what was observed.
+    case deviation(String)
+    /// The clause needs a capability the adapter does not declare.
+    case notApplicable(String)
+
+    /// The matrix cell: `pass`, `FAIL`, `deviation` or `n/a`.
+    public var cell: String {
+        switch self {
+        case .passed: "pass"
+        case .failed: "FAIL"
+        case .deviation: "deviation"
+        case .notApplicable: "n/a"
+        }
+    }
+
+    /// The message of a failure, deviation or non-applicable clause; nil when passed.
+    public var message: String? {
+        switch self {
+        case .passed: nil
+        case .failed(let message), .deviation(let message), .notApplicable(let message): message
+        }
+    }
+
+    /// Whether this is ``failed(_:)``.
+    public var isFailure: Bool {
+        if case .failed = self { return true }
+        return false
+    }
+
+    /// The cell, followed by the message if any.
+    public var description: String {
+        message.map { "\(cell): \($0)" } ?? cell
+    }
+}
+
+/// The result of one clause for one implementation.
+public struct ClauseResult: Sendable, CustomStringConvertible {
+    /// The clause.
+    public let clause: Clause
+    /// How the implementation fared.
+    public let status: ClauseStatus
+    /// How long the clause took to run.
+    public let duration: Duration
+
+    /// Creates a result.
+    public init(clause: Clause, status: ClauseStatus, duration: Duration = .zero) {
+        self.clause = clause
+        self.status = status
+        self.duration = duration
+    }
+
+    /// `id title: status`.
+    public var description: String { "\(clause.id) \(clause.title): \(status)" }
+}

@@ -1,0 +1,108 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+// A+ 2.3.1 and 2.3.2: the resolution procedure for a promise returned from a handler.
+
+/// Holds a derived promise so that its own handler can return it (A+ 2.3.1).
+final class PromiseBox: Sendable {
+    private let promise = Locked<ErasedPromise?>(nil)
+
+    func set(_ value: ErasedPromise) { promise.withLock { $0 = value } }
+    var value: ErasedPromise? { promise.withLock { $0 } }
+}
+
+let resolutionClauses: [Clause] = [
+    Clause(
+        "2.3.1", "returning the derived promise itself rejects it",
+        "If a handler returns the very promise `then` returned, that promise is rejected (with a TypeError in "
+            + "JavaScript) instead of waiting on itself forever.",
+        cases: ["from onFulfilled", "from onRejected", "from onFulfilled on a serial queue"]
+    ) { context in
+        let queue = context.markedQueue("cycle").queue
+        for (name, settlement, queue) in [
+            ("from onFulfilled", Settlement.fulfil(Sentinel(1)), DispatchQueue?.none),
+            ("from onRejected", .reject(SentinelError(1)), nil),
+            ("from onFulfilled on a serial queue", .fulfil(Sentinel(1)), queue),
+        ] {
+            try context.inCase(name) {
+                let pending = context.pending()
+                let box = PromiseBox()
+                let returnSelf: @Sendable () -> HandlerResult<ErasedPromise> = {
+                    // Sentinel(-1): the handler ran before `then` returned, so it could not see its promise.
+                    box.value.map { .adopt($0) } ?? .fulfill(Sentinel(-1))
+                }
+                let derived = context.then(
+                    pending.promise, on: queue, onFulfilled: { _ in returnSelf() }, onRejected: { _ in returnSelf() })
+                box.set(derived)
+                let recorder = context.observe(derived)
+                context.settle(pending, settlement)
+                let what = "the promise returned from its own handler"
+                try recorder.wait(for: 1, "\(what) to be rejected", in: context)
+                try context.expect(
+                    recorder.snapshot[0].isRejected,
+                    "expected \(what) to be rejected, but it was \(recorder.snapshot[0])")
+            }
+        }
+    },
+    Clause(
+        "2.3.2.1", "adopting a pending promise waits",
+        "If a handler returns a pending promise x, the derived promise remains pending until x is fulfilled or "
+            + "rejected.",
+        cases: ["x fulfilled later", "x rejected later", "x never settled"]
+    ) { context in
+        for (name, settlement) in [
+            ("x fulfilled later", Settlement.fulfil(Sentinel(2))), ("x rejected later", .reject(SentinelError(2))),
+        ] {
+            try context.inCase(name) {
+                let x = context.pending()
+                let derived = context.then(
+                    context.adapter.fulfilled(Sentinel(1)), onFulfilled: { _ in .adopt(x.promise) })
+                let recorder = context.observe(derived)
+                context.waitGrace()
+                try context.expect(recorder.count == 0, "the derived promise settled before x: \(recorder.snapshot)")
+                context.settle(x, settlement)
+                try context.expect(recorder, settlement.outcome, "the derived promise")
+            }
+        }
+        try context.inCase("x never settled") {
+            let x = context.pending()
+            let derived = context.then(
+                context.adapter.rejected(SentinelError(1)), onRejected: { _ in .adopt(x.promise) })
+            try context.expectPending(derived, "the derived promise")
+            withExtendedLifetime(x.fulfill) {}
+        }
+    },
+    Clause(
+        "2.3.2.2", "adopting a fulfilled promise",
+        "If/when x is fulfilled, the derived promise is fulfilled with the same value.",
+        cases: eachWayCasesForX("fulfilled")
+    ) { context in
+        try context.eachWay(.fulfil(Sentinel(2))) { x in
+            let viaFulfilled = context.then(context.adapter.fulfilled(Sentinel(1)), onFulfilled: { _ in .adopt(x) })
+            let viaRejected = context.then(context.adapter.rejected(SentinelError(1)), onRejected: { _ in .adopt(x) })
+            return {
+                try context.expectFulfilled(viaFulfilled, with: Sentinel(2), "x returned from onFulfilled")
+                try context.expectFulfilled(viaRejected, with: Sentinel(2), "x returned from onRejected")
+            }
+        }
+    },
+    Clause(
+        "2.3.2.3", "adopting a rejected promise",
+        "If/when x is rejected, the derived promise is rejected with the same reason.",
+        cases: eachWayCasesForX("rejected")
+    ) { context in
+        try context.eachWay(.reject(SentinelError(2))) { x in
+            let viaFulfilled = context.then(context.adapter.fulfilled(Sentinel(1)), onFulfilled: { _ in .adopt(x) })
+            let viaRejected = context.then(context.adapter.rejected(SentinelError(1)), onRejected: { _ in .adopt(x) })
+            return {
+                try context.expectRejected(viaFulfilled, with: SentinelError(2), "x returned from onFulfilled")
+                try context.expectRejected(viaRejected, with: SentinelError(2), "x returned from onRejected")
+            }
+        }
+    },
+]
+
+private func eachWayCasesForX(_ verb: String) -> [String] {
+    ["x already-\(verb)", "x immediately-\(verb)", "x eventually-\(verb)", "x \(verb)-from-another-thread"]
+}

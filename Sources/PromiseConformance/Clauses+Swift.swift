@@ -1,0 +1,290 @@
+import Dispatch
+import Foundation
+
+// The suite's own clauses: what A+ leaves out and every Swift user depends on.
+
+extension ClauseContext {
+    /// Polls the weak references until every object is gone; fails naming the first survivor.
+    func expectReleased(_ objects: [(String, WeakBox)]) throws {
+        let limit = min(deadline, DispatchTime.now() + .seconds(2))
+        while let survivor = objects.first(where: { $0.1.isAlive }) {
+            if DispatchTime.now() >= limit {
+                throw failure("\(survivor.0) is still alive although nothing holds it")
+            }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+    }
+
+    /// A weak reference to the promise object, when the promise type is a class.
+    func weakPromise(_ name: String, _ promise: ErasedPromise) -> [(String, WeakBox)] {
+        adapter.promiseIsObject ? [(name, WeakBox(promise.base as AnyObject))] : []
+    }
+
+    /// A handler pair that holds `token` and records that it ran.
+    func holding(_ token: LifetimeToken, _ ran: Recorder<Int>) -> (
+        ErasedAdapter.FulfilledHandler, ErasedAdapter.RejectedHandler
+    ) {
+        (
+            fulfilling { _ in withExtendedLifetime(token) { ran.record(1) } },
+            rejecting { _ in withExtendedLifetime(token) { ran.record(1) } }
+        )
+    }
+
+    var raceIterations: Int { stress ? 3000 : 150 }
+    var chainLength: Int { stress ? 1_000_000 : 100_000 }
+}
+
+let swiftClauses: [Clause] = [
+    Clause(
+        "swift.queue", "handlers run on the queue asked for",
+        "A handler registered with `then(on: queue)` runs on that queue (checked with a DispatchSpecificKey).",
+        cases: [
+            "serial queue, each way fulfilled", "serial queue, each way rejected", "concurrent queue",
+            "derived promise on another queue", "adopted promise",
+        ]
+    ) { context in
+        let serial = context.markedQueue("serial")
+        let concurrent = context.markedQueue("concurrent", concurrent: true)
+        let other = context.markedQueue("other")
+        func onQueue(_ promise: ErasedPromise, _ queue: MarkedQueue) -> Recorder<Bool> {
+            let seen = Recorder<Bool>()
+            _ = context.then(
+                promise, on: queue.queue, onFulfilled: fulfilling { _ in seen.record(queue.isCurrent) },
+                onRejected: rejecting { _ in seen.record(queue.isCurrent) })
+            return seen
+        }
+        func expectOn(_ seen: Recorder<Bool>, _ what: String) throws {
+            try seen.wait(for: 1, "the handler", in: context)
+            try context.expect(seen.snapshot[0], "the handler did not run on \(what)")
+        }
+        try context.inCase("serial queue") {
+            try context.eachWay(.fulfil(Sentinel(1))) { promise in
+                let seen = onQueue(promise, serial)
+                return { try expectOn(seen, "the serial queue") }
+            }
+            try context.eachWay(.reject(SentinelError(1))) { promise in
+                let seen = onQueue(promise, serial)
+                return { try expectOn(seen, "the serial queue") }
+            }
+        }
+        try context.inCase("concurrent queue") {
+            try context.eachWay(.fulfil(Sentinel(1))) { promise in
+                let seen = onQueue(promise, concurrent)
+                return { try expectOn(seen, "the concurrent queue") }
+            }
+        }
+        try context.inCase("derived promise on another queue") {
+            let pending = context.pending()
+            let derived = context.then(pending.promise, on: serial.queue, onFulfilled: { _ in .fulfill(Sentinel(2)) })
+            let seen = onQueue(derived, other)
+            pending.fulfill(Sentinel(1))
+            try expectOn(seen, "the derived promise's queue")
+        }
+        try context.inCase("adopted promise") {
+            let x = context.pending()
+            let derived = context.then(
+                context.adapter.fulfilled(Sentinel(1)), on: serial.queue, onFulfilled: { _ in .adopt(x.promise) })
+            let seen = onQueue(derived, other)
+            DispatchQueue.global().async { x.fulfill(Sentinel(2)) }
+            try expectOn(seen, "the queue asked for")
+        }
+    },
+    Clause(
+        "swift.race", "exactly-once settlement under racing threads",
+        "When fulfil and reject race from many threads, the promise settles once, and every handler (registered "
+            + "before, during or after) runs once and sees that one outcome.",
+        cases: ["fulfil and reject from racing threads, handlers registered before, during and after"]
+    ) { context in
+        var observed: [[Recorder<Outcome>]] = []
+        for _ in 0..<context.raceIterations {
+            let pending = context.pending()
+            let before = context.observe(pending.promise)
+            let during = Recorder<Outcome>()
+            DispatchQueue.concurrentPerform(iterations: 5) { index in
+                switch index {
+                case 0, 2: pending.fulfill(Sentinel(index))
+                case 1, 3: pending.reject(SentinelError(index))
+                default:
+                    _ = context.then(
+                        pending.promise, onFulfilled: fulfilling { during.record(.fulfilled($0)) },
+                        onRejected: rejecting { during.record(.rejected($0)) })
+                }
+            }
+            observed.append([before, during, context.observe(pending.promise)])
+        }
+        for recorders in observed {
+            for recorder in recorders { try recorder.wait(for: 1, "every handler", in: context) }
+        }
+        context.waitGrace()
+        for (iteration, recorders) in observed.enumerated() {
+            let seen = recorders.map(\.snapshot)
+            let first = seen[0][0]
+            let consistent = seen.allSatisfy { $0.count == 1 && $0[0].same(as: first) }
+            try context.expect(
+                consistent,
+                "iteration \(iteration): handlers registered before, during and after saw "
+                    + seen.map { "\($0)" }.joined(separator: ", "))
+        }
+    },
+    Clause(
+        "swift.concurrentRegistration", "handlers registered from many threads",
+        "Handlers registered from many threads at once each run once, in registration order per thread.",
+        cases: [
+            "registered while pending", "registered while the promise is fulfilled",
+            "registered on a fulfilled promise",
+        ]
+    ) { context in
+        let threads = 4
+        let perThread = context.stress ? 2000 : 100
+        let queue = context.markedQueue("registration").queue
+        @Sendable func register(_ promise: ErasedPromise, _ log: Recorder<[Int]>, thread: Int) {
+            for index in 0..<perThread {
+                _ = context.then(promise, on: queue, onFulfilled: fulfilling { _ in log.record([thread, index]) })
+            }
+        }
+        func check(_ log: Recorder<[Int]>) throws {
+            try log.wait(for: threads * perThread, "\(threads * perThread) handlers", in: context)
+            context.waitGrace()
+            let entries = log.snapshot
+            try context.expect(
+                entries.count == threads * perThread,
+                "\(entries.count) handler calls for \(threads * perThread) handlers")
+            for thread in 0..<threads {
+                let order = entries.filter { $0[0] == thread }.map { $0[1] }
+                try context.expect(
+                    order == Array(0..<perThread),
+                    "thread \(thread)'s handlers ran \(order.count) times in all, not once each in registration order")
+            }
+        }
+        try context.inCase("registered while pending") {
+            let pending = context.pending()
+            let log = Recorder<[Int]>()
+            DispatchQueue.concurrentPerform(iterations: threads) { register(pending.promise, log, thread: $0) }
+            pending.fulfill(Sentinel(1))
+            try check(log)
+        }
+        try context.inCase("registered while the promise is fulfilled") {
+            let pending = context.pending()
+            let log = Recorder<[Int]>()
+            DispatchQueue.concurrentPerform(iterations: threads + 1) { thread in
+                if thread == threads {
+                    Thread.sleep(forTimeInterval: 0.001)
+                    pending.fulfill(Sentinel(1))
+                } else {
+                    register(pending.promise, log, thread: thread)
+                }
+            }
+            try check(log)
+        }
+        try context.inCase("registered on a fulfilled promise") {
+            let promise = context.adapter.fulfilled(Sentinel(1))
+            let log = Recorder<[Int]>()
+            DispatchQueue.concurrentPerform(iterations: threads) { register(promise, log, thread: $0) }
+            try check(log)
+        }
+    },
+    Clause(
+        "swift.deepChain", "a chain of 100,000 handlers",
+        "A chain of 100,000 `then` handlers (1,000,000 with PROMISES_STRESS=1) settles, and is freed, without "
+            + "overflowing the stack of a 1 MiB thread.",
+        cases: [
+            "fulfilled through the chain", "rejected through the chain", "on a serial queue",
+            "each step adopts a fulfilled promise", "an unsettled chain dropped",
+        ]
+    ) { context in
+        let length = context.chainLength
+        let serial = context.markedQueue("chain").queue
+        func chain(
+            _ name: String, queue: DispatchQueue? = nil, settlement: Settlement,
+            step: @escaping ErasedAdapter.FulfilledHandler = { .fulfill($0) }
+        ) throws {
+            try context.inCase(name) {
+                let root = context.pending()
+                var last = root.promise
+                for _ in 0..<length { last = context.then(last, on: queue, onFulfilled: step) }
+                let recorder = context.observe(last)
+                context.settle(root, settlement)
+                try context.expect(recorder, settlement.outcome, "the end of the chain")
+            }
+        }
+        try chain("fulfilled through the chain", settlement: .fulfil(Sentinel(1)))
+        try chain("rejected through the chain", settlement: .reject(SentinelError(1)))
+        try chain("on a serial queue", queue: serial, settlement: .fulfil(Sentinel(1)))
+        let adapter = context.adapter
+        try chain(
+            "each step adopts a fulfilled promise", settlement: .fulfil(Sentinel(1)),
+            step: { .adopt(adapter.fulfilled($0)) })
+        try context.inCase("an unsettled chain dropped") {
+            func build() {
+                let root = context.pending()
+                var last = root.promise
+                for _ in 0..<length { last = context.then(last, onFulfilled: { .fulfill($0) }) }
+            }
+            // Dropping the chain when `build` returns, on the clause's 1 MiB stack, must not recurse once per link.
+            build()
+        }
+    },
+    Clause(
+        "swift.release", "settled promises and handlers are freed",
+        "A settled promise and its handlers are freed once nothing holds them (checked with weak references).",
+        cases: [
+            "a fulfilled promise, its handler and derived promise", "a handler, once run, while its promise is held",
+            "a rejected chain", "a pending promise nothing holds",
+        ]
+    ) { context in
+        try context.inCase("a fulfilled promise, its handler and derived promise") {
+            func setUp() throws -> [(String, WeakBox)] {
+                let token = LifetimeToken()
+                let ran = Recorder<Int>()
+                let promise = context.adapter.fulfilled(Sentinel(1))
+                let (onFulfilled, onRejected) = context.holding(token, ran)
+                let derived = context.then(promise, onFulfilled: onFulfilled, onRejected: onRejected)
+                try ran.wait(for: 1, "the handler", in: context)
+                return [("the handler", WeakBox(token))] + context.weakPromise("the promise", promise)
+                    + context.weakPromise("the derived promise", derived)
+            }
+            try context.expectReleased(setUp())
+        }
+        try context.inCase("a handler, once run, while its promise is held") {
+            let pending = context.pending()
+            func setUp() throws -> [(String, WeakBox)] {
+                let token = LifetimeToken()
+                let ran = Recorder<Int>()
+                let (onFulfilled, onRejected) = context.holding(token, ran)
+                let derived = context.then(pending.promise, onFulfilled: onFulfilled, onRejected: onRejected)
+                pending.fulfill(Sentinel(1))
+                try ran.wait(for: 1, "the handler", in: context)
+                return [("the handler", WeakBox(token))] + context.weakPromise("the derived promise", derived)
+            }
+            try withExtendedLifetime(pending) { try context.expectReleased(setUp()) }
+        }
+        try context.inCase("a rejected chain") {
+            func setUp() throws -> [(String, WeakBox)] {
+                let token = LifetimeToken()
+                let ran = Recorder<Int>()
+                let pending = context.pending()
+                let first = context.then(pending.promise, onFulfilled: { .fulfill($0) })
+                let (onFulfilled, onRejected) = context.holding(token, ran)
+                let second = context.then(first, onFulfilled: onFulfilled, onRejected: onRejected)
+                pending.reject(SentinelError(1))
+                try ran.wait(for: 1, "the handler", in: context)
+                return [("the handler", WeakBox(token))] + context.weakPromise("the promise", pending.promise)
+                    + context.weakPromise("the first derived promise", first)
+                    + context.weakPromise("the second derived promise", second)
+            }
+            try context.expectReleased(setUp())
+        }
+        try context.inCase("a pending promise nothing holds") {
+            func setUp() -> [(String, WeakBox)] {
+                let token = LifetimeToken()
+                let pending = context.pending()
+                let (onFulfilled, onRejected) = context.holding(token, Recorder<Int>())
+                let derived = context.then(pending.promise, onFulfilled: onFulfilled, onRejected: onRejected)
+                return [("the handler of the pending promise", WeakBox(token))]
+                    + context.weakPromise("the pending promise", pending.promise)
+                    + context.weakPromise("the derived promise", derived)
+            }
+            try context.expectReleased(setUp())
+        }
+    },
+]

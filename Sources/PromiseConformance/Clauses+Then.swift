@@ -1,0 +1,429 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+// A+ 2.2: the `then` method.
+
+/// The identity of a thread, to tell whether a handler runs nested inside a call made on that thread.
+struct ThreadIdentity: @unchecked Sendable {
+    private let thread: pthread_t
+
+    static var current: ThreadIdentity { ThreadIdentity(thread: pthread_self()) }
+
+    var isCurrent: Bool { pthread_equal(thread, pthread_self()) != 0 }
+}
+
+/// Records whether handlers run nested inside a call (`then`, `fulfill`, `reject`) made on the clause thread.
+final class NestingProbe: Sendable {
+    private let caller = ThreadIdentity.current
+    private let inside = Atomic<Bool>(false)
+    let nested = Recorder<Bool>()
+
+    /// Runs `call` marked as "inside".
+    func during<T>(_ call: () -> T) -> T {
+        inside.store(true, ordering: .sequentiallyConsistent)
+        defer { inside.store(false, ordering: .sequentiallyConsistent) }
+        return call()
+    }
+
+    /// Called by a handler: records whether it runs inside the marked call, on the caller's stack.
+    func handlerRuns() {
+        nested.record(caller.isCurrent && inside.load(ordering: .sequentiallyConsistent))
+    }
+}
+
+extension ClauseContext {
+    /// A handler pair that records what it sees under `label` in `log`, and passes it on.
+    func logging(_ log: Recorder<String>, _ label: String) -> (
+        ErasedAdapter.FulfilledHandler, ErasedAdapter.RejectedHandler
+    ) {
+        (
+            { value in
+                log.record(label)
+                return .fulfill(value)
+            },
+            { error in
+                log.record(label)
+                return .reject(error)
+            }
+        )
+    }
+
+    /// 2.2.2.1 / 2.2.3.1: the handler for `settlement` is called with the value or reason.
+    func checkHandlerCalled(_ settlement: Settlement) throws {
+        try eachWay(settlement) { promise in
+            let recorder = Recorder<Outcome>()
+            if case .fulfil = settlement {
+                _ = then(promise, onFulfilled: fulfilling { recorder.record(.fulfilled($0)) })
+            } else {
+                _ = then(promise, onRejected: rejecting { recorder.record(.rejected($0)) })
+            }
+            return { [self] in try expect(recorder, settlement.outcome, "the handler's argument") }
+        }
+    }
+
+    /// 2.2.2.2 / 2.2.3.2: the handler for `settlement` is not called before, nor when the promise settles the other
+    /// way.
+    func checkHandlerNotCalledEarly(_ settlement: Settlement, other: Settlement) throws {
+        let handlerName = settlement.verb == "fulfilled" ? "onFulfilled" : "onRejected"
+        try inCase("settled after a delay") {
+            let pending = pending()
+            let recorder = observe(pending.promise)
+            waitGrace()
+            try expect(recorder.count == 0, "\(handlerName) was called before the promise settled")
+            settle(pending, settlement)
+            try expect(recorder, settlement.outcome)
+        }
+        try inCase("never settled") {
+            let pending = pending()
+            try expectPending(pending.promise)
+            withExtendedLifetime(pending.fulfill) {}
+        }
+        try inCase("settled the other way") {
+            let pending = pending()
+            let recorder = Recorder<Outcome>()
+            if case .fulfil = settlement {
+                _ = then(pending.promise, onFulfilled: fulfilling { recorder.record(.fulfilled($0)) })
+            } else {
+                _ = then(pending.promise, onRejected: rejecting { recorder.record(.rejected($0)) })
+            }
+            settle(pending, other)
+            try expectOnly(observe(pending.promise), other.outcome)
+            try expect(recorder.count == 0, "\(handlerName) was called although the promise was \(other.verb)")
+        }
+    }
+
+    /// 2.2.2.3 / 2.2.3.3: the handler is called once.
+    func checkHandlerCalledOnce(_ settlement: Settlement, others: [Settlement]) throws {
+        try eachWay(settlement) { promise in
+            let recorder = observe(promise)
+            return { [self] in
+                try recorder.wait(for: 1, "the handler", in: self)
+                waitGrace()
+                try expect(recorder.count == 1, "the handler was called \(recorder.count) times")
+            }
+        }
+        try inCase("settled several times") {
+            let pending = pending()
+            let recorder = observe(pending.promise)
+            settle(pending, settlement)
+            for other in others { settle(pending, other) }
+            try recorder.wait(for: 1, "the handler", in: self)
+            waitGrace()
+            try expect(recorder.count == 1, "the handler was called \(recorder.count) times")
+        }
+        try inCase("several handlers, each once") {
+            let pending = pending()
+            let recorders = (0..<3).map { _ in observe(pending.promise) }
+            settle(pending, settlement)
+            for recorder in recorders { try recorder.wait(for: 1, "every handler", in: self) }
+            waitGrace()
+            let counts = recorders.map(\.count)
+            try expect(counts == [1, 1, 1], "the handlers were called \(counts) times")
+        }
+    }
+
+    /// 2.2.4: handlers never run on the stack of `then`, `fulfill` or `reject`.
+    func checkHandlersAsynchronous(_ settlement: Settlement) throws {
+        let verb = settlement.verb
+        try inCase("then on an already-\(verb) promise") {
+            let promise = settled(settlement)
+            let probe = NestingProbe()
+            probe.during {
+                _ = then(
+                    promise, onFulfilled: fulfilling { _ in probe.handlerRuns() },
+                    onRejected: rejecting { _ in probe.handlerRuns() })
+            }
+            try probe.nested.wait(for: 1, "the handler", in: self)
+            try expect(!probe.nested.snapshot[0], "the handler ran before `then` returned")
+        }
+        try inCase("handler registered on a pending promise, then \(verb)") {
+            let pending = pending()
+            let probe = NestingProbe()
+            _ = then(
+                pending.promise, onFulfilled: fulfilling { _ in probe.handlerRuns() },
+                onRejected: rejecting { _ in probe.handlerRuns() })
+            probe.during { settle(pending, settlement) }
+            try probe.nested.wait(for: 1, "the handler", in: self)
+            let call = verb == "fulfilled" ? "fulfill" : "reject"
+            try expect(!probe.nested.snapshot[0], "the handler ran before `\(call)` returned")
+        }
+        try inCase("then called inside a handler of the same \(verb) promise") {
+            let promise = settled(settlement)
+            let inner = Recorder<Bool>()
+            let register: @Sendable () -> Void = { [self] in
+                let probe = NestingProbe()
+                probe.during {
+                    _ = then(
+                        promise, onFulfilled: fulfilling { _ in probe.handlerRuns() },
+                        onRejected: rejecting { _ in probe.handlerRuns() })
+                }
+                // Forward the inner handler's observation once it has run.
+                DispatchQueue.global().async {
+                    if probe.nested.signalWait(until: self.deadline) { inner.record(probe.nested.snapshot[0]) }
+                }
+            }
+            _ = then(
+                promise, onFulfilled: fulfilling { _ in register() }, onRejected: rejecting { _ in register() })
+            try inner.wait(for: 1, "the inner handler", in: self)
+            try expect(!inner.snapshot[0], "the inner handler ran before the inner `then` returned")
+        }
+    }
+
+    /// 2.2.6.1 / 2.2.6.2: handlers run in the order of their `then` calls.
+    func checkHandlersInOrder(_ settlement: Settlement) throws {
+        let queue = markedQueue("order").queue
+        try eachWay(settlement) { promise in
+            let log = Recorder<String>()
+            for label in ["1", "2", "3"] {
+                let (onFulfilled, onRejected) = logging(log, label)
+                _ = then(promise, on: queue, onFulfilled: onFulfilled, onRejected: onRejected)
+            }
+            return { [self] in
+                try log.wait(for: 3, "three handlers", in: self)
+                waitGrace()
+                try expect(log.snapshot == ["1", "2", "3"], "the handlers ran as \(log.snapshot), not [1, 2, 3]")
+            }
+        }
+        try inCase("one handler throws") {
+            let pending = pending()
+            let log = Recorder<String>()
+            let (onFulfilled, onRejected) = logging(log, "1")
+            _ = then(pending.promise, on: queue, onFulfilled: onFulfilled, onRejected: onRejected)
+            _ = then(
+                pending.promise, on: queue,
+                onFulfilled: { _ in
+                    log.record("2")
+                    return .reject(SentinelError(99))
+                },
+                onRejected: { _ in
+                    log.record("2")
+                    return .reject(SentinelError(99))
+                })
+            let (thirdFulfilled, thirdRejected) = logging(log, "3")
+            _ = then(pending.promise, on: queue, onFulfilled: thirdFulfilled, onRejected: thirdRejected)
+            settle(pending, settlement)
+            try log.wait(for: 3, "three handlers", in: self)
+            waitGrace()
+            try expect(log.snapshot == ["1", "2", "3"], "the handlers ran as \(log.snapshot), not [1, 2, 3]")
+        }
+        try inCase("a handler added inside another handler runs after the others") {
+            let pending = pending()
+            let log = Recorder<String>()
+            let (innerFulfilled, innerRejected) = logging(log, "3")
+            let addInner: @Sendable () -> Void = { [self] in
+                log.record("1")
+                _ = then(pending.promise, on: queue, onFulfilled: innerFulfilled, onRejected: innerRejected)
+            }
+            _ = then(
+                pending.promise, on: queue, onFulfilled: fulfilling { _ in addInner() },
+                onRejected: rejecting { _ in addInner() })
+            let (onFulfilled, onRejected) = logging(log, "2")
+            _ = then(pending.promise, on: queue, onFulfilled: onFulfilled, onRejected: onRejected)
+            settle(pending, settlement)
+            try log.wait(for: 3, "three handlers", in: self)
+            waitGrace()
+            try expect(log.snapshot == ["1", "2", "3"], "the handlers ran as \(log.snapshot), not [1, 2, 3]")
+        }
+        try inCase("each handler's derived promise gets its own result") {
+            let pending = pending()
+            let results: [HandlerResult<ErasedPromise>] = [
+                .fulfill(Sentinel(11)), .reject(SentinelError(12)), .fulfill(Sentinel(13)),
+            ]
+            let derived = results.map { result in
+                then(pending.promise, on: queue, onFulfilled: { _ in result }, onRejected: { _ in result })
+            }
+            settle(pending, settlement)
+            try expectFulfilled(derived[0], with: Sentinel(11), "the first derived promise")
+            try expectRejected(derived[1], with: SentinelError(12), "the second derived promise")
+            try expectFulfilled(derived[2], with: Sentinel(13), "the third derived promise")
+        }
+    }
+}
+
+extension Recorder {
+    /// Waits for one event without failing; false on timeout.
+    func signalWait(until deadline: DispatchTime) -> Bool {
+        while count < 1 {
+            if DispatchTime.now() >= deadline { return false }
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+        return true
+    }
+}
+
+/// A fulfilment handler that runs `action` and passes the value on.
+func fulfilling(_ action: @escaping @Sendable (Sentinel) -> Void) -> ErasedAdapter.FulfilledHandler {
+    { value in
+        action(value)
+        return .fulfill(value)
+    }
+}
+
+/// A rejection handler that runs `action` and passes the reason on.
+func rejecting(_ action: @escaping @Sendable (any Error) -> Void) -> ErasedAdapter.RejectedHandler {
+    { error in
+        action(error)
+        return .reject(error)
+    }
+}
+
+private func eachWayCases(_ verb: String) -> [String] {
+    ["already-\(verb)", "immediately-\(verb)", "eventually-\(verb)", "\(verb)-from-another-thread"]
+}
+
+let thenClauses: [Clause] = [
+    Clause(
+        "2.2.1", "missing handlers are ignored",
+        "Both onFulfilled and onRejected are optional (nil): a missing handler is ignored.",
+        cases: ["fulfilled without onFulfilled", "rejected without onRejected", "no handler at all"]
+    ) { context in
+        try context.inCase("fulfilled without onFulfilled") {
+            let recorder = Recorder<Outcome>()
+            let derived = context.then(
+                context.adapter.fulfilled(Sentinel(1)), onRejected: rejecting { recorder.record(.rejected($0)) })
+            try context.expectOnly(context.observe(derived), .fulfilled(Sentinel(1)), "the derived promise")
+            try context.expect(recorder.count == 0, "onRejected was called for a fulfilled promise")
+        }
+        try context.inCase("rejected without onRejected") {
+            let recorder = Recorder<Outcome>()
+            let derived = context.then(
+                context.adapter.rejected(SentinelError(1)), onFulfilled: fulfilling { recorder.record(.fulfilled($0)) })
+            try context.expectOnly(context.observe(derived), .rejected(SentinelError(1)), "the derived promise")
+            try context.expect(recorder.count == 0, "onFulfilled was called for a rejected promise")
+        }
+        try context.inCase("no handler at all") {
+            let derived = context.then(context.adapter.fulfilled(Sentinel(2)))
+            try context.expectOnly(context.observe(derived), .fulfilled(Sentinel(2)), "the derived promise")
+        }
+    },
+    Clause(
+        "2.2.2.1", "onFulfilled gets the value",
+        "onFulfilled must be called after the promise is fulfilled, with its value as first argument.",
+        cases: eachWayCases("fulfilled")
+    ) { context in
+        try context.checkHandlerCalled(.fulfil(Sentinel(1)))
+    },
+    Clause(
+        "2.2.2.2", "onFulfilled not called early",
+        "onFulfilled must not be called before the promise is fulfilled.",
+        cases: ["settled after a delay", "never settled", "settled the other way"]
+    ) { context in
+        try context.checkHandlerNotCalledEarly(.fulfil(Sentinel(1)), other: .reject(SentinelError(1)))
+    },
+    Clause(
+        "2.2.2.3", "onFulfilled called at most once",
+        "onFulfilled must not be called more than once.",
+        cases: eachWayCases("fulfilled") + ["settled several times", "several handlers, each once"]
+    ) { context in
+        try context.checkHandlerCalledOnce(
+            .fulfil(Sentinel(1)), others: [.fulfil(Sentinel(2)), .reject(SentinelError(3))])
+    },
+    Clause(
+        "2.2.3.1", "onRejected gets the reason",
+        "onRejected must be called after the promise is rejected, with its reason as first argument.",
+        cases: eachWayCases("rejected")
+    ) { context in
+        try context.checkHandlerCalled(.reject(SentinelError(1)))
+    },
+    Clause(
+        "2.2.3.2", "onRejected not called early",
+        "onRejected must not be called before the promise is rejected.",
+        cases: ["settled after a delay", "never settled", "settled the other way"]
+    ) { context in
+        try context.checkHandlerNotCalledEarly(.reject(SentinelError(1)), other: .fulfil(Sentinel(1)))
+    },
+    Clause(
+        "2.2.3.3", "onRejected called at most once",
+        "onRejected must not be called more than once.",
+        cases: eachWayCases("rejected") + ["settled several times", "several handlers, each once"]
+    ) { context in
+        try context.checkHandlerCalledOnce(
+            .reject(SentinelError(1)), others: [.reject(SentinelError(2)), .fulfil(Sentinel(3))])
+    },
+    Clause(
+        "2.2.4", "handlers run asynchronously",
+        "onFulfilled or onRejected must not be called until the caller's stack has unwound (never inside `then`, "
+            + "`fulfill` or `reject`).",
+        cases: [
+            "then on an already-settled promise", "handler registered on a pending promise, then settled",
+            "then called inside a handler of the same settled promise",
+        ]
+    ) { context in
+        try context.checkHandlersAsynchronous(.fulfil(Sentinel(1)))
+        try context.checkHandlersAsynchronous(.reject(SentinelError(1)))
+    },
+    Clause(
+        "2.2.6.1", "onFulfilled handlers run in order",
+        "then may be called many times on one promise; when it is fulfilled, all onFulfilled handlers run in the "
+            + "order of their then calls.",
+        cases: eachWayCases("fulfilled") + [
+            "one handler throws", "a handler added inside another handler runs after the others",
+            "each handler's derived promise gets its own result",
+        ]
+    ) { context in
+        try context.checkHandlersInOrder(.fulfil(Sentinel(1)))
+    },
+    Clause(
+        "2.2.6.2", "onRejected handlers run in order",
+        "then may be called many times on one promise; when it is rejected, all onRejected handlers run in the "
+            + "order of their then calls.",
+        cases: eachWayCases("rejected") + [
+            "one handler throws", "a handler added inside another handler runs after the others",
+            "each handler's derived promise gets its own result",
+        ]
+    ) { context in
+        try context.checkHandlersInOrder(.reject(SentinelError(1)))
+    },
+    Clause(
+        "2.2.7.1", "a returned value fulfils the derived promise",
+        "If a handler returns a value x, the derived promise is resolved with x.",
+        cases: eachWayCases("fulfilled") + eachWayCases("rejected")
+    ) { context in
+        try context.eachWay(.fulfil(Sentinel(1))) { promise in
+            let derived = context.then(promise, onFulfilled: { _ in .fulfill(Sentinel(2)) })
+            return { try context.expectFulfilled(derived, with: Sentinel(2), "the derived promise") }
+        }
+        try context.eachWay(.reject(SentinelError(1))) { promise in
+            let derived = context.then(promise, onRejected: { _ in .fulfill(Sentinel(2)) })
+            return { try context.expectFulfilled(derived, with: Sentinel(2), "the derived promise") }
+        }
+    },
+    Clause(
+        "2.2.7.2", "a thrown error rejects the derived promise",
+        "If a handler throws e, the derived promise is rejected with e as the reason.",
+        cases: eachWayCases("fulfilled") + eachWayCases("rejected")
+    ) { context in
+        try context.eachWay(.fulfil(Sentinel(1))) { promise in
+            let derived = context.then(promise, onFulfilled: { _ in .reject(SentinelError(2)) })
+            return { try context.expectRejected(derived, with: SentinelError(2), "the derived promise") }
+        }
+        try context.eachWay(.reject(SentinelError(1))) { promise in
+            let derived = context.then(promise, onRejected: { _ in .reject(SentinelError(2)) })
+            return { try context.expectRejected(derived, with: SentinelError(2), "the derived promise") }
+        }
+    },
+    Clause(
+        "2.2.7.3", "fulfilment passes through a missing onFulfilled",
+        "If onFulfilled is missing and the promise is fulfilled, the derived promise is fulfilled with the same "
+            + "value.",
+        cases: eachWayCases("fulfilled")
+    ) { context in
+        try context.eachWay(.fulfil(Sentinel(1))) { promise in
+            let derived = context.then(promise, onRejected: { _ in .fulfill(Sentinel(99)) })
+            return { try context.expectOnly(context.observe(derived), .fulfilled(Sentinel(1)), "the derived promise") }
+        }
+    },
+    Clause(
+        "2.2.7.4", "rejection passes through a missing onRejected",
+        "If onRejected is missing and the promise is rejected, the derived promise is rejected with the same reason.",
+        cases: eachWayCases("rejected")
+    ) { context in
+        try context.eachWay(.reject(SentinelError(1))) { promise in
+            let derived = context.then(promise, onFulfilled: { _ in .fulfill(Sentinel(99)) })
+            return {
+                try context.expectOnly(context.observe(derived), .rejected(SentinelError(1)), "the derived promise")
+            }
+        }
+    },
+]

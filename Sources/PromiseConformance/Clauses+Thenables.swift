@@ -1,0 +1,342 @@
+import Dispatch
+import Foundation
+
+// A+ 2.3.3: assimilating a foreign thenable, including the misbehaving ones.
+// (2.3.3.1, 2.3.3.2 and 2.3.3.4 are about reading a `then` property in JavaScript and have no meaning in Swift.)
+
+/// A thenable whose `then` runs a script: the suite's well-behaved and misbehaving foreign promise-likes.
+struct ScriptedThenable: Thenable {
+    typealias Resolve = @Sendable (ThenableValue) -> Void
+    typealias Reject = @Sendable (any Error) -> Void
+
+    let calls = Recorder<Int>()
+    let script: @Sendable (_ resolvePromise: @escaping Resolve, _ rejectPromise: @escaping Reject) throws -> Void
+
+    init(_ script: @escaping @Sendable (@escaping Resolve, @escaping Reject) throws -> Void) {
+        self.script = script
+    }
+
+    func then(_ resolvePromise: @escaping Resolve, _ rejectPromise: @escaping Reject) throws {
+        calls.record(calls.count + 1)
+        try script(resolvePromise, rejectPromise)
+    }
+
+    /// Fulfils with `value` at once.
+    static func fulfilling(_ value: Sentinel) -> ScriptedThenable {
+        ScriptedThenable { resolve, _ in resolve(.value(value)) }
+    }
+
+    /// Fulfils with `value` from another thread, a little later.
+    static func fulfillingLater(_ value: Sentinel) -> ScriptedThenable {
+        ScriptedThenable { resolve, _ in
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { resolve(.value(value)) }
+        }
+    }
+
+    /// Rejects with `error` at once.
+    static func rejecting(_ error: SentinelError) -> ScriptedThenable {
+        ScriptedThenable { _, reject in reject(error) }
+    }
+
+    /// Rejects with `error` from another thread, a little later.
+    static func rejectingLater(_ error: SentinelError) -> ScriptedThenable {
+        ScriptedThenable { _, reject in
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { reject(error) }
+        }
+    }
+}
+
+extension ClauseContext {
+    /// Runs `check` on a promise resolved with a fresh thenable in each way a thenable can reach a promise: returned
+    /// from onFulfilled, returned from onRejected, and passed to ``PromiseAdapter/assimilated(_:)``.
+    func eachAssimilation(
+        _ makeThenable: () -> ScriptedThenable,
+        _ check: (_ promise: ErasedPromise, _ thenable: ScriptedThenable) throws -> Void
+    ) throws {
+        try inCase("returned from onFulfilled") {
+            let thenable = makeThenable()
+            let promise = then(adapter.fulfilled(Sentinel(0)), onFulfilled: { _ in .assimilate(thenable) })
+            try check(promise, thenable)
+        }
+        try inCase("returned from onRejected") {
+            let thenable = makeThenable()
+            let promise = then(adapter.rejected(SentinelError(0)), onRejected: { _ in .assimilate(thenable) })
+            try check(promise, thenable)
+        }
+        try inCase("assimilated directly") {
+            let thenable = makeThenable()
+            try check(adapter.assimilated(thenable), thenable)
+        }
+    }
+
+    /// Checks the promise ends as `expected` and keeps it.
+    func expectAssimilated(_ promise: ErasedPromise, _ expected: Outcome) throws {
+        try expectOnly(observe(promise), expected)
+    }
+
+    /// Named scripts, each checked in every way of assimilation.
+    func eachScript(_ scripts: [(String, () -> ScriptedThenable, Outcome)]) throws {
+        for (name, make, expected) in scripts {
+            try inCase(name) {
+                try eachAssimilation(make) { promise, _ in try expectAssimilated(promise, expected) }
+            }
+        }
+    }
+}
+
+private let one = Sentinel(1)
+private let two = Sentinel(2)
+private let error1 = SentinelError(1)
+private let error2 = SentinelError(2)
+
+let thenableClauses: [Clause] = [
+    Clause(
+        "2.3.3.3", "calls then once",
+        "If x is a thenable, call its then once, with resolvePromise and rejectPromise; the promise waits for them.",
+        requires: .assimilation,
+        cases: ["then called once", "pending while the thenable has not called back"]
+    ) { context in
+        try context.inCase("then called once") {
+            try context.eachAssimilation({ .fulfilling(one) }) { promise, thenable in
+                try context.expectAssimilated(promise, .fulfilled(one))
+                try context.expect(thenable.calls.count == 1, "then was called \(thenable.calls.count) times")
+            }
+        }
+        try context.inCase("pending while the thenable has not called back") {
+            try context.eachAssimilation({ ScriptedThenable { _, _ in } }) { promise, thenable in
+                // An implementation may call `then` from another thread; wait for the call, then for a second one.
+                try thenable.calls.wait(for: 1, "the thenable's then to be called", in: context)
+                try context.expectPending(promise)
+                try context.expect(thenable.calls.count == 1, "then was called \(thenable.calls.count) times")
+            }
+        }
+    },
+    Clause(
+        "2.3.3.3.1", "resolvePromise(y) resolves with y",
+        "If/when resolvePromise is called with a value y, resolve the promise with y (assimilating y if it is a "
+            + "thenable in turn).",
+        requires: .assimilation,
+        cases: [
+            "y a value, at once", "y a value, later from another thread", "y a thenable fulfilling at once",
+            "y a thenable fulfilling later", "y a thenable rejecting at once", "y a thenable rejecting later",
+            "y a thenable of a thenable", "y a thenable whose then throws",
+        ]
+    ) { context in
+        try context.eachScript([
+            ("y a value, at once", { .fulfilling(one) }, .fulfilled(one)),
+            ("y a value, later from another thread", { .fulfillingLater(one) }, .fulfilled(one)),
+            (
+                "y a thenable fulfilling at once",
+                { ScriptedThenable { resolve, _ in resolve(.thenable(ScriptedThenable.fulfilling(two))) } },
+                .fulfilled(two)
+            ),
+            (
+                "y a thenable fulfilling later",
+                { ScriptedThenable { resolve, _ in resolve(.thenable(ScriptedThenable.fulfillingLater(two))) } },
+                .fulfilled(two)
+            ),
+            (
+                "y a thenable rejecting at once",
+                { ScriptedThenable { resolve, _ in resolve(.thenable(ScriptedThenable.rejecting(error2))) } },
+                .rejected(error2)
+            ),
+            (
+                "y a thenable rejecting later",
+                { ScriptedThenable { resolve, _ in resolve(.thenable(ScriptedThenable.rejectingLater(error2))) } },
+                .rejected(error2)
+            ),
+            (
+                "y a thenable of a thenable",
+                {
+                    ScriptedThenable { resolve, _ in
+                        resolve(
+                            .thenable(
+                                ScriptedThenable { inner, _ in inner(.thenable(ScriptedThenable.fulfillingLater(two))) }
+                            ))
+                    }
+                },
+                .fulfilled(two)
+            ),
+            (
+                "y a thenable whose then throws",
+                { ScriptedThenable { resolve, _ in resolve(.thenable(ScriptedThenable { _, _ in throw error2 })) } },
+                .rejected(error2)
+            ),
+        ])
+    },
+    Clause(
+        "2.3.3.3.2", "rejectPromise(r) rejects with r",
+        "If/when rejectPromise is called with a reason r, reject the promise with r.",
+        requires: .assimilation,
+        cases: ["at once", "later from another thread"]
+    ) { context in
+        try context.eachScript([
+            ("at once", { .rejecting(error1) }, .rejected(error1)),
+            ("later from another thread", { .rejectingLater(error1) }, .rejected(error1)),
+        ])
+    },
+    Clause(
+        "2.3.3.3.3", "the first callback call wins",
+        "If resolvePromise and rejectPromise are both called, or one is called more than once, the first call takes "
+            + "precedence and the others are ignored.",
+        requires: .assimilation,
+        cases: [
+            "resolve then reject", "reject then resolve", "resolve twice", "reject twice",
+            "resolve at once, reject later", "reject at once, resolve later",
+            "resolve with a slow thenable, then with a value", "both called from racing threads",
+        ]
+    ) { context in
+        try context.eachScript([
+            (
+                "resolve then reject",
+                {
+                    ScriptedThenable { resolve, reject in
+                        resolve(.value(one))
+                        reject(error2)
+                    }
+                }, .fulfilled(one)
+            ),
+            (
+                "reject then resolve",
+                {
+                    ScriptedThenable { resolve, reject in
+                        reject(error1)
+                        resolve(.value(two))
+                    }
+                }, .rejected(error1)
+            ),
+            (
+                "resolve twice",
+                {
+                    ScriptedThenable { resolve, _ in
+                        resolve(.value(one))
+                        resolve(.value(two))
+                    }
+                }, .fulfilled(one)
+            ),
+            (
+                "reject twice",
+                {
+                    ScriptedThenable { _, reject in
+                        reject(error1)
+                        reject(error2)
+                    }
+                }, .rejected(error1)
+            ),
+            (
+                "resolve at once, reject later",
+                {
+                    ScriptedThenable { resolve, reject in
+                        resolve(.value(one))
+                        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { reject(error2) }
+                    }
+                }, .fulfilled(one)
+            ),
+            (
+                "reject at once, resolve later",
+                {
+                    ScriptedThenable { resolve, reject in
+                        reject(error1)
+                        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) {
+                            resolve(.value(two))
+                        }
+                    }
+                }, .rejected(error1)
+            ),
+            (
+                "resolve with a slow thenable, then with a value",
+                {
+                    ScriptedThenable { resolve, _ in
+                        resolve(.thenable(ScriptedThenable.fulfillingLater(one)))
+                        resolve(.value(two))
+                    }
+                }, .fulfilled(one)
+            ),
+        ])
+        try context.inCase("both called from racing threads") {
+            try context.eachAssimilation({
+                ScriptedThenable { resolve, reject in
+                    DispatchQueue.concurrentPerform(iterations: 4) { index in
+                        if index.isMultiple(of: 2) {
+                            resolve(.value(Sentinel(index)))
+                        } else {
+                            reject(SentinelError(index))
+                        }
+                    }
+                }
+            }) { promise, _ in
+                let recorder = context.observe(promise)
+                try recorder.wait(for: 1, "the promise", in: context)
+                context.waitGrace()
+                let seen = recorder.snapshot
+                try context.expect(seen.count == 1, "handler called \(seen.count) times: \(seen)")
+            }
+        }
+    },
+    Clause(
+        "2.3.3.3.4.1", "a throw after a callback call is ignored",
+        "If calling then throws after resolvePromise or rejectPromise was called, ignore the throw.",
+        requires: .assimilation,
+        cases: ["resolve then throw", "reject then throw", "resolve with a slow thenable then throw"]
+    ) { context in
+        try context.eachScript([
+            (
+                "resolve then throw",
+                {
+                    ScriptedThenable { resolve, _ in
+                        resolve(.value(one))
+                        throw error2
+                    }
+                }, .fulfilled(one)
+            ),
+            (
+                "reject then throw",
+                {
+                    ScriptedThenable { _, reject in
+                        reject(error1)
+                        throw error2
+                    }
+                }, .rejected(error1)
+            ),
+            (
+                "resolve with a slow thenable then throw",
+                {
+                    ScriptedThenable { resolve, _ in
+                        resolve(.thenable(ScriptedThenable.fulfillingLater(one)))
+                        throw error2
+                    }
+                }, .fulfilled(one)
+            ),
+        ])
+    },
+    Clause(
+        "2.3.3.3.4.2", "a throw before any callback call rejects",
+        "If calling then throws e before resolvePromise or rejectPromise was called, reject the promise with e.",
+        requires: .assimilation,
+        cases: ["throw at once", "throw, then resolve later", "throw, then reject later"]
+    ) { context in
+        try context.eachScript([
+            ("throw at once", { ScriptedThenable { _, _ in throw error1 } }, .rejected(error1)),
+            (
+                "throw, then resolve later",
+                {
+                    ScriptedThenable { resolve, _ in
+                        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) {
+                            resolve(.value(two))
+                        }
+                        throw error1
+                    }
+                }, .rejected(error1)
+            ),
+            (
+                "throw, then reject later",
+                {
+                    ScriptedThenable { _, reject in
+                        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { reject(error2) }
+                        throw error1
+                    }
+                }, .rejected(error1)
+            ),
+        ])
+    },
+]

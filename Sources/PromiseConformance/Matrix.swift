@@ -1,0 +1,129 @@
+import Foundation
+
+/// The conformance matrix of several reports: clauses as rows, implementations as columns.
+public struct Matrix: Sendable {
+    /// The rows.
+    public let clauses: [Clause]
+    /// The columns, one report per implementation.
+    public let reports: [ConformanceReport]
+
+    /// Creates the matrix of `reports` over `clauses`.
+    public init(clauses: [Clause], reports: [ConformanceReport]) {
+        self.clauses = clauses
+        self.reports = reports
+    }
+
+    /// The matrix in `format`.
+    public func render(_ format: ConformanceCommand.Format) -> String {
+        switch format {
+        case .text: text
+        case .markdown: markdown
+        case .json: json
+        }
+    }
+
+    private func cell(_ report: ConformanceReport, _ clause: Clause) -> String {
+        report[clause.id]?.status.cell ?? "-"
+    }
+
+    /// The failed and deviation cells, with their messages.
+    private var details: [String] {
+        reports.flatMap { report in
+            report.results.filter { $0.status.isFailure || $0.status.cell == "deviation" }.map {
+                "\(report.adapterName) \($0.clause.id): \($0.status)"
+            }
+        }
+    }
+
+    /// An aligned plain-text table, the summaries, and the details of failures and deviations.
+    public var text: String {
+        let header = ["clause", "title"] + reports.map(\.adapterName)
+        let rows = clauses.map { clause in [clause.id, clause.title] + reports.map { cell($0, clause) } }
+        let widths = header.indices.map { column in
+            ([header] + rows).map { $0[column].count }.max() ?? 0
+        }
+        func line(_ fields: [String]) -> String {
+            zip(fields, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }
+        var lines = [line(header), line(widths.map { String(repeating: "-", count: $0) })]
+        lines += rows.map(line)
+        lines += [""] + reports.map(\.summary)
+        if !details.isEmpty { lines += ["", "details:"] + details.map { "  " + $0 } }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A Markdown table, the summaries, and the details.
+    public var markdown: String {
+        func escape(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
+        var lines = [
+            "| clause | title | " + reports.map { escape($0.adapterName) }.joined(separator: " | ") + " |",
+            "|---|---|" + String(repeating: "---|", count: reports.count),
+        ]
+        lines += clauses.map { clause in
+            let cells = reports.map { report in
+                let cell = cell(report, clause)
+                return cell == "FAIL" ? "**FAIL**" : cell
+            }
+            return "| `\(clause.id)` | \(escape(clause.title)) | " + cells.joined(separator: " | ") + " |"
+        }
+        lines += [""] + reports.map { "- " + $0.summary }
+        if !details.isEmpty { lines += ["", "Details:", ""] + details.map { "- " + escape($0) } }
+        return lines.joined(separator: "\n")
+    }
+
+    /// One JSON document: the clauses, and per implementation its summary and results.
+    public var json: String {
+        struct ClauseEntry: Encodable {
+            let id: String
+            let title: String
+            let statement: String
+            let cases: [String]
+        }
+        struct ResultEntry: Encodable {
+            let clause: String
+            let status: String
+            let message: String?
+            let seconds: Double
+        }
+        struct ReportEntry: Encodable {
+            let name: String
+            let capabilities: String
+            let passed: Int
+            let failed: Int
+            let deviations: Int
+            let notApplicable: Int
+            let results: [ResultEntry]
+        }
+        struct Document: Encodable {
+            let clauses: [ClauseEntry]
+            let styles: [ReportEntry]
+        }
+        let document = Document(
+            clauses: clauses.map {
+                ClauseEntry(id: $0.id, title: $0.title, statement: $0.statement, cases: $0.cases)
+            },
+            styles: reports.map { report in
+                ReportEntry(
+                    name: report.adapterName, capabilities: report.capabilities.description,
+                    passed: report.passed.count, failed: report.failures.count,
+                    deviations: report.deviations.count, notApplicable: report.notApplicable.count,
+                    results: report.results.map { result in
+                        let status =
+                            switch result.status {
+                            case .passed: "passed"
+                            case .failed: "failed"
+                            case .deviation: "deviation"
+                            case .notApplicable: "notApplicable"
+                            }
+                        let (seconds, attoseconds) = result.duration.components
+                        return ResultEntry(
+                            clause: result.clause.id, status: status, message: result.status.message,
+                            seconds: Double(seconds) + Double(attoseconds) / 1e18)
+                    })
+            })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(document)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}

@@ -1,2 +1,0 @@
-/// Placeholder until the PromiseConformance module lands; replaced by its real sources.
-public enum PromiseConformancePlaceholder {}

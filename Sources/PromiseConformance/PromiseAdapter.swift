@@ -1,0 +1,144 @@
+import Dispatch
+
+/// Plugs a promise implementation into the suite, in the manner of the Promises/A+ JavaScript adapter
+/// (`resolved`, `rejected`, `deferred`).
+///
+/// The suite only ever fulfils promises with ``Sentinel`` values and rejects them with errors it makes, so an adapter
+/// works on the implementation's promise of a `Sentinel` (or a wrapper around it). The minimal adapter implements
+/// ``name``, ``pending()`` and ``then(_:on:onFulfilled:onRejected:)``; everything else has a default.
+///
+/// ## Scheduling
+/// `then` receives the queue the suite asks handlers to run on. `nil` means "the implementation's default
+/// scheduling"; the adapter must map it to something that runs **without `DispatchQueue.main` being served** (the
+/// suite never serves the main queue), for instance a global queue, or the implementation's own default when that is
+/// not the main queue.
+///
+/// ## Capabilities
+/// Declare in ``capabilities`` what the implementation offers beyond `then`, and implement the matching requirements
+/// (their defaults stop the program, since the suite never calls them unless declared).
+///
+/// ## Deviations
+/// List in ``deviations`` the clauses the implementation departs from by design, with the reason. The suite still
+/// runs them, reports ``ClauseStatus/deviation(_:)`` when the departure is observed, and a failure
+/// ("declared deviation not observed") when the implementation conforms after all.
+public protocol PromiseAdapter: Sendable {
+    /// The implementation's promise of a ``Sentinel`` (or a wrapper around it).
+    associatedtype Promise: Sendable
+
+    /// The implementation's name, used as the column title of the matrix and by `--style`.
+    var name: String { get }
+
+    /// What the implementation offers beyond `then`. Defaults to none.
+    var capabilities: Capabilities { get }
+
+    /// Clause id → why this implementation departs from that clause by design. Defaults to none.
+    var deviations: [String: String] { get }
+
+    /// A pending promise and the two functions that settle it (the JavaScript adapter's `deferred()`).
+    ///
+    /// The functions may be called from any thread, more than once, and both; the promise must settle once.
+    func pending() -> (promise: Promise, fulfill: @Sendable (Sentinel) -> Void, reject: @Sendable (any Error) -> Void)
+
+    /// A promise already fulfilled with `value`. Defaults to settling a ``pending()`` one.
+    func fulfilled(_ value: Sentinel) -> Promise
+
+    /// A promise already rejected with `error`. Defaults to settling a ``pending()`` one.
+    func rejected(_ error: any Error) -> Promise
+
+    /// Registers handlers on `promise` and returns the derived promise (A+ 2.2).
+    ///
+    /// - Parameters:
+    ///   - queue: where the handlers must run; `nil` means the implementation's default scheduling, which must not
+    ///     need the main queue to be served.
+    ///   - onFulfilled: `nil` means "no handler": the derived promise is fulfilled with the same value (A+ 2.2.7.3).
+    ///   - onRejected: `nil` means "no handler": the derived promise is rejected with the same reason (A+ 2.2.7.4).
+    ///     A handler's ``HandlerResult`` says how the derived promise is resolved.
+    func then(
+        _ promise: Promise,
+        on queue: DispatchQueue?,
+        onFulfilled: (@Sendable (Sentinel) -> HandlerResult<Promise>)?,
+        onRejected: (@Sendable (any Error) -> HandlerResult<Promise>)?
+    ) -> Promise
+
+    /// A promise resolved with a foreign thenable (JavaScript's `Promise.resolve(thenable)`).
+    /// Required by ``Capabilities/assimilation``.
+    func assimilated(_ thenable: any Thenable) -> Promise
+
+    /// Calls `completion` once with every value in input order when all of `promises` fulfil, or with the first
+    /// rejection. Required by ``Capabilities/all``.
+    func all(_ promises: [Promise], completion: @escaping @Sendable (Result<[Sentinel], any Error>) -> Void)
+
+    /// A promise settled like the first of `promises` to settle. Required by ``Capabilities/race``.
+    func race(_ promises: [Promise]) -> Promise
+
+    /// A promise fulfilled like the first of `promises` to fulfil, and rejected (with any error) once all of them
+    /// have rejected. Required by ``Capabilities/any``.
+    func any(_ promises: [Promise]) -> Promise
+
+    /// A pending promise with a fulfil function and a cancel function. Cancelling a pending promise settles it as
+    /// cancelled: handlers see an error for which ``isCancellation(_:)`` is true, and promises derived from it
+    /// without a rejection handler are cancelled too. Required by ``Capabilities/cancellation``.
+    func cancellablePending() -> (promise: Promise, fulfill: @Sendable (Sentinel) -> Void, cancel: @Sendable () -> Void)
+
+    /// Whether `error` is how the implementation reports cancellation to a rejection handler.
+    /// Required by ``Capabilities/cancellation``.
+    func isCancellation(_ error: any Error) -> Bool
+}
+
+extension PromiseAdapter {
+    /// No capability beyond `then`.
+    public var capabilities: Capabilities { [] }
+
+    /// No deviation.
+    public var deviations: [String: String] { [:] }
+
+    /// Settles a ``pending()`` promise.
+    public func fulfilled(_ value: Sentinel) -> Promise {
+        let pending = pending()
+        pending.fulfill(value)
+        return pending.promise
+    }
+
+    /// Settles a ``pending()`` promise.
+    public func rejected(_ error: any Error) -> Promise {
+        let pending = pending()
+        pending.reject(error)
+        return pending.promise
+    }
+
+    /// Stops the program: the suite only calls it when ``Capabilities/assimilation`` is declared.
+    public func assimilated(_ thenable: any Thenable) -> Promise {
+        undeclared(.assimilation)
+    }
+
+    /// Stops the program: the suite only calls it when ``Capabilities/all`` is declared.
+    public func all(_ promises: [Promise], completion: @escaping @Sendable (Result<[Sentinel], any Error>) -> Void) {
+        undeclared(.all)
+    }
+
+    /// Stops the program: the suite only calls it when ``Capabilities/race`` is declared.
+    public func race(_ promises: [Promise]) -> Promise {
+        undeclared(.race)
+    }
+
+    /// Stops the program: the suite only calls it when ``Capabilities/any`` is declared.
+    public func any(_ promises: [Promise]) -> Promise {
+        undeclared(.any)
+    }
+
+    /// Stops the program: the suite only calls it when ``Capabilities/cancellation`` is declared.
+    public func cancellablePending() -> (
+        promise: Promise, fulfill: @Sendable (Sentinel) -> Void, cancel: @Sendable () -> Void
+    ) {
+        undeclared(.cancellation)
+    }
+
+    /// Stops the program: the suite only calls it when ``Capabilities/cancellation`` is declared.
+    public func isCancellation(_ error: any Error) -> Bool {
+        undeclared(.cancellation)
+    }
+
+    private func undeclared(_ capability: Capabilities) -> Never {
+        preconditionFailure("\(name): capability \(capability) is not implemented by this adapter")
+    }
+}

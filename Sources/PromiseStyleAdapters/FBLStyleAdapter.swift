@@ -1,0 +1,107 @@
+import Dispatch
+import FBLStyle
+import PromiseConformance
+
+/// Plugs ``FBLStyle`` into the conformance suite: a promise is a `Promise<Sentinel>`.
+///
+/// - `then` turns the outcome into a promise of a `Result`, then runs the matching handler in one Google `then`
+///   whose block returns a promise, so adoption and the cycle check (A+ 2.3.1) are the library's own. When the suite
+///   leaves the queue to the implementation, blocks run on a global queue: Google's default,
+///   `DispatchQueue.promises`, is the main queue, which a command-line tool does not serve.
+/// - A foreign thenable is wrapped the Google way, with the async initializer `Promise { fulfill, reject in ... }`.
+/// - `all` is `all(_:)` and `race` is `race(_:)`; Google's `any` waits for every input and fulfils with `Maybe`
+///   values, so the suite's `any` is not offered. Cancellation is a rejection with Swift's `CancellationError`, the
+///   one FBLStyle uses for a cancelled `async` operation.
+public struct FBLStyleAdapter: PromiseAdapter {
+    /// A Google-style promise of a sentinel.
+    public typealias Promise = FBLStyle.Promise<Sentinel>
+
+    /// Creates the adapter.
+    public init() {}
+
+    /// The column title: `FBLStyle`.
+    public var name: String { "FBLStyle" }
+
+    /// Assimilation, `all`, `race` and cancellation.
+    public var capabilities: Capabilities { [.assimilation, .all, .race, .cancellation] }
+
+    /// `Promise.pending()` with its `fulfill` and `reject`.
+    public func pending() -> (
+        promise: Promise, fulfill: @Sendable (Sentinel) -> Void, reject: @Sendable (any Error) -> Void
+    ) {
+        let promise = Promise.pending()
+        return (promise, { promise.fulfill($0) }, { promise.reject($0) })
+    }
+
+    /// `Promise(value)`.
+    public func fulfilled(_ value: Sentinel) -> Promise { Promise(value) }
+
+    /// `Promise(error)`.
+    public func rejected(_ error: any Error) -> Promise { Promise(error) }
+
+    /// The outcome as a promise of a `Result` (a value-returning `then` and `recover`), then one `then` whose block
+    /// runs the matching handler and returns a promise, so adoption and the cycle check are Google's own.
+    public func then(
+        _ promise: Promise,
+        on queue: DispatchQueue?,
+        onFulfilled: (@Sendable (Sentinel) -> HandlerResult<Promise>)?,
+        onRejected: (@Sendable (any Error) -> HandlerResult<Promise>)?
+    ) -> Promise {
+        let queue = queue ?? .global()
+        let outcome = promise.then(on: queue) { value -> Result<Sentinel, any Error> in .success(value) }
+            .recover(on: queue) { error -> Result<Sentinel, any Error> in .failure(error) }
+        return outcome.then(on: queue) { result -> Promise in
+            switch result {
+            case .success(let value):
+                guard let onFulfilled else { return Promise(value) }
+                return self.promise(for: onFulfilled(value))
+            case .failure(let error):
+                guard let onRejected else { return Promise(error) }
+                return self.promise(for: onRejected(error))
+            }
+        }
+    }
+
+    /// The async initializer, settled by the thenable's first callback.
+    public func assimilated(_ thenable: any Thenable) -> Promise {
+        Promise(on: .global()) { fulfill, reject in
+            nonisolated(unsafe) let (fulfill, reject) = (fulfill, reject)
+            ForeignThenable.resolve(thenable) { outcome in
+                switch outcome {
+                case .success(let value): fulfill(value)
+                case .failure(let error): reject(error)
+                }
+            }
+        }
+    }
+
+    /// `all(_:)`.
+    public func all(_ promises: [Promise], completion: @escaping @Sendable (Result<[Sentinel], any Error>) -> Void) {
+        FBLStyle.all(on: .global(), promises)
+            .then(on: .global()) { completion(.success($0)) }
+            .catch(on: .global()) { completion(.failure($0)) }
+    }
+
+    /// `race(_:)`.
+    public func race(_ promises: [Promise]) -> Promise { FBLStyle.race(on: .global(), promises) }
+
+    /// A pending promise rejected with `CancellationError` to cancel it.
+    public func cancellablePending() -> (
+        promise: Promise, fulfill: @Sendable (Sentinel) -> Void, cancel: @Sendable () -> Void
+    ) {
+        let promise = Promise.pending()
+        return (promise, { promise.fulfill($0) }, { promise.reject(CancellationError()) })
+    }
+
+    /// Swift's `CancellationError`.
+    public func isCancellation(_ error: any Error) -> Bool { error is CancellationError }
+
+    private func promise(for result: HandlerResult<Promise>) -> Promise {
+        switch result {
+        case .fulfill(let value): Promise(value)
+        case .reject(let error): Promise(error)
+        case .adopt(let promise): promise
+        case .assimilate(let thenable): assimilated(thenable)
+        }
+    }
+}

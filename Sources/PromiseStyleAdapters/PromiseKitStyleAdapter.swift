@@ -1,0 +1,114 @@
+import Dispatch
+import PromiseConformance
+import PromiseKitStyle
+
+/// Plugs ``PromiseKitStyle`` into the conformance suite: a promise is a `Promise<Sentinel>`.
+///
+/// - `then` first turns the outcome into a `Guarantee<Result>` with handlers that run inline (`on: nil`), then runs
+///   the matching handler in one `Guarantee.then(on:)` whose body returns a promise, so adoption, assimilation and
+///   the `returnedSelf` check are PromiseKit's own. When the suite leaves the queue to the implementation, handlers
+///   run on a global queue: PromiseKit's default, `conf.Q.map`, is the main queue, which a command-line tool does
+///   not serve.
+/// - A foreign thenable is presented as a PromiseKit ``PromiseKitStyle/Thenable``, the protocol PromiseKit chains
+///   through.
+/// - `all` is `when(fulfilled:)`, `race` is `race(_:)`, `any` is `race(fulfilled:)`; cancellation is a rejection
+///   with `PMKError.cancelled`.
+public struct PromiseKitStyleAdapter: PromiseAdapter {
+    /// A PromiseKit promise of a sentinel.
+    public typealias Promise = PromiseKitStyle.Promise<Sentinel>
+
+    /// Creates the adapter.
+    public init() {}
+
+    /// The column title: `PromiseKitStyle`.
+    public var name: String { "PromiseKitStyle" }
+
+    /// Everything: assimilation, `all`, `race`, `any` and cancellation.
+    public var capabilities: Capabilities { [.assimilation, .all, .race, .any, .cancellation] }
+
+    /// A pending promise and its resolver.
+    public func pending() -> (
+        promise: Promise, fulfill: @Sendable (Sentinel) -> Void, reject: @Sendable (any Error) -> Void
+    ) {
+        let (promise, resolver) = Promise.pending()
+        return (promise, { resolver.fulfill($0) }, { resolver.reject($0) })
+    }
+
+    /// `Promise.value(_:)`.
+    public func fulfilled(_ value: Sentinel) -> Promise { .value(value) }
+
+    /// `Promise(error:)`.
+    public func rejected(_ error: any Error) -> Promise { Promise(error: error) }
+
+    /// The outcome as a guarantee, then one `then(on:)` that runs the matching handler.
+    public func then(
+        _ promise: Promise,
+        on queue: DispatchQueue?,
+        onFulfilled: (@Sendable (Sentinel) -> HandlerResult<Promise>)?,
+        onRejected: (@Sendable (any Error) -> HandlerResult<Promise>)?
+    ) -> Promise {
+        let outcome: Guarantee<Result<Sentinel, any Error>> = promise.map(on: nil) { .success($0) }
+            .recover(on: nil) { .value(.failure($0)) }
+        return outcome.then(on: queue ?? .global()) { result -> Promise in
+            switch result {
+            case .success(let value):
+                guard let onFulfilled else { return .value(value) }
+                return self.promise(for: onFulfilled(value))
+            case .failure(let error):
+                guard let onRejected else { return Promise(error: error) }
+                return self.promise(for: onRejected(error))
+            }
+        }
+    }
+
+    /// A promise that follows the thenable through PromiseKit's own `then`.
+    public func assimilated(_ thenable: any PromiseConformance.Thenable) -> Promise {
+        firstly { ForeignPromiseKitThenable(thenable) }
+    }
+
+    /// `when(fulfilled:)`.
+    public func all(_ promises: [Promise], completion: @escaping @Sendable (Result<[Sentinel], any Error>) -> Void) {
+        when(fulfilled: promises).pipe(to: completion)
+    }
+
+    /// `race(_:)`.
+    public func race(_ promises: [Promise]) -> Promise { PromiseKitStyle.race(promises) }
+
+    /// `race(fulfilled:)`, which rejects with `PMKError.noWinner` once every input rejects.
+    public func any(_ promises: [Promise]) -> Promise { PromiseKitStyle.race(fulfilled: promises) }
+
+    /// A pending promise rejected with `PMKError.cancelled` to cancel it.
+    public func cancellablePending() -> (
+        promise: Promise, fulfill: @Sendable (Sentinel) -> Void, cancel: @Sendable () -> Void
+    ) {
+        let (promise, resolver) = Promise.pending()
+        return (promise, { resolver.fulfill($0) }, { resolver.reject(PMKError.cancelled) })
+    }
+
+    /// PromiseKit's own test: `error.isCancelled`.
+    public func isCancellation(_ error: any Error) -> Bool { error.isCancelled }
+
+    private func promise(for result: HandlerResult<Promise>) -> Promise {
+        switch result {
+        case .fulfill(let value): .value(value)
+        case .reject(let error): Promise(error: error)
+        case .adopt(let promise): promise
+        case .assimilate(let thenable): assimilated(thenable)
+        }
+    }
+}
+
+/// A suite thenable seen as a PromiseKit `Thenable`: `pipe(to:)` runs the A+ procedure once and reports one result.
+private final class ForeignPromiseKitThenable: PromiseKitStyle.Thenable, @unchecked Sendable {
+    private let outcome: Guarantee<Result<Sentinel, any Error>>
+
+    init(_ thenable: any PromiseConformance.Thenable) {
+        let (guarantee, settle) = Guarantee<Result<Sentinel, any Error>>.pending()
+        outcome = guarantee
+        ForeignThenable.resolve(thenable, settle)
+    }
+
+    func pipe(to: @escaping (Result<Sentinel, any Error>) -> Void) { outcome.done(on: nil) { to($0) } }
+
+    var result: Result<Sentinel, any Error>? { outcome.value }
+}

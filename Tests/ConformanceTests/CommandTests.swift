@@ -1,0 +1,76 @@
+import Foundation
+import PromiseConformance
+import Synchronization
+import Testing
+
+/// The command-line front end: options, formats, exit status.
+@Suite struct Command {
+    final class Capture: Sendable {
+        private let lines = Locked<[String]>([])
+        func write(_ line: String) { lines.withLock { $0.append(line) } }
+        var text: String { lines.withLock { $0.joined(separator: "\n") } }
+    }
+
+    let adapters: [any PromiseAdapter] = [ReferenceAdapter(), FlawedAdapter(flaw: .retainCycle)]
+
+    func run(_ arguments: [String]) async -> (status: Int32, output: String, errors: String) {
+        let output = Capture()
+        let errors = Capture()
+        let status = await ConformanceCommand.run(
+            adapters: adapters, arguments: arguments, output: output.write, errorOutput: errors.write)
+        return (status, output.text, errors.text)
+    }
+
+    @Test func textMatrixAndFailureStatus() async {
+        let (status, output, _) = await run(["--clause", "swift.release,2.2.7.1"])
+        #expect(status == 1)
+        let lines = output.split(separator: "\n").map(String.init)
+        #expect(lines[0].hasPrefix("clause") && lines[0].hasSuffix("Reference  Flawed(retainCycle)"))
+        #expect(lines.contains { $0.hasPrefix("2.2.7.1 ") && $0.hasSuffix("pass       pass") })
+        #expect(lines.contains { $0.hasPrefix("swift.release ") && $0.hasSuffix("pass       FAIL") })
+        #expect(output.contains("Reference: 2 passed, 0 failed, 0 deviations, 0 not applicable"))
+        #expect(output.contains("Flawed(retainCycle): 1 passed, 1 failed, 0 deviations, 0 not applicable"))
+        #expect(output.contains("Flawed(retainCycle) swift.release: FAIL:"))
+    }
+
+    @Test func markdownWithStyleFilter() async {
+        let (status, output, _) = await run(["--style", "REFERENCE", "--clause=2.3.2", "--format", "markdown"])
+        #expect(status == 0)
+        #expect(output.contains("| clause | title | Reference |"))
+        #expect(output.contains("| `2.3.2.1` | adopting a pending promise waits | pass |"))
+        #expect(!output.contains("Flawed"))
+    }
+
+    @Test func jsonDocument() async throws {
+        let (status, output, _) = await run(["--clause", "swift.release", "--format", "json", "--timeout", "60"])
+        #expect(status == 1)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        let styles = try #require(document["styles"] as? [[String: Any]])
+        #expect(styles.map { $0["name"] as? String } == ["Reference", "Flawed(retainCycle)"])
+        let results = try #require(styles[1]["results"] as? [[String: Any]])
+        #expect(results.first?["status"] as? String == "failed")
+        #expect(styles[1]["failed"] as? Int == 1)
+    }
+
+    @Test func deviationsDoNotFailTheRun() async {
+        let output = Capture()
+        let status = await ConformanceCommand.run(
+            adapters: [FlawedAdapter(flaw: .synchronousHandlers, deviations: ["2.2.4": "inline by design"])],
+            arguments: ["--clause", "2.2.4"], output: output.write, errorOutput: { _ in })
+        #expect(status == 0)
+        #expect(output.text.contains("deviation"))
+        #expect(output.text.contains("0 failed, 1 deviations"))
+    }
+
+    @Test func usageErrorsHelpAndList() async {
+        #expect(await run(["--style", "nope"]).status == 2)
+        #expect(await run(["--format", "yaml"]).status == 2)
+        #expect(await run(["--clause", "9.9"]).status == 2)
+        #expect(await run(["--bogus"]).status == 2)
+        let help = await run(["--help"])
+        #expect(help.status == 0 && help.output.contains("usage: promise-conformance"))
+        let list = await run(["--list", "--clause", "swift."])
+        #expect(list.status == 0 && list.output.contains("swift.deepChain"))
+        #expect(!list.output.contains("2.2.4"))
+    }
+}

@@ -1,0 +1,179 @@
+// Deliberately broken promises, each wrong in exactly one way, to show that the suite has teeth.
+//
+// `FlawedPromise` is the reference mechanism cut down to what the suite's core clauses need (no thenables, no
+// combinators), with one `Flaw` switched on. None of the flaws is a data race: the racy one loses updates through a
+// check-then-act split across two critical sections, which the thread sanitizer rightly does not flag.
+import Dispatch
+import Foundation
+import PromiseConformance
+import Synchronization
+
+/// The single thing a ``FlawedPromise`` gets wrong.
+enum Flaw: String, CaseIterable, Sendable {
+    /// Settling runs every handler registered so far twice.
+    case callsHandlerTwice
+    /// `then` on a settled promise with no queue runs the handler at once, before returning.
+    case synchronousHandlers
+    /// `then` on a settled promise drops the handler.
+    case dropsLateHandlers
+    /// Settling a settled promise overwrites its value (handlers registered later see the second one).
+    case secondResolutionWins
+    /// A rejection passing through a `then` without onRejected comes out as a fulfilment.
+    case rejectionBecomesFulfilment
+    /// A promise holds a strong reference to itself, forever.
+    case retainCycle
+    /// The resolver checks "pending" and settles in two steps, so racing resolvers both settle.
+    case racyResolution
+}
+
+final class FlawedPromise: @unchecked Sendable {
+    private struct Callback: Sendable {
+        let queue: DispatchQueue?
+        let child: FlawedPromise
+        let run: @Sendable (Result<Sentinel, any Error>, FlawedPromise) -> Void
+
+        func dispatch(_ result: Result<Sentinel, any Error>) {
+            (queue ?? .global()).async { run(result, child) }
+        }
+    }
+
+    private enum State {
+        case pending([Callback])
+        case settled(Result<Sentinel, any Error>)
+    }
+
+    let flaw: Flaw
+    private let state = Locked<State>(.pending([]))
+    private let cycle = Locked<FlawedPromise?>(nil)
+
+    init(_ flaw: Flaw) {
+        self.flaw = flaw
+        if flaw == .retainCycle { cycle.withLock { $0 = self } }
+    }
+
+    deinit {
+        var links = detachChildren()
+        while var link = links.popLast() {
+            if isKnownUniquelyReferenced(&link) { links += link.detachChildren() }
+        }
+    }
+
+    private func detachChildren() -> [FlawedPromise] {
+        state.withLock { state in
+            guard case .pending(let callbacks) = state else { return [] }
+            state = .pending([])
+            return callbacks.map(\.child)
+        }
+    }
+
+    /// The resolver functions handed out by `pending()`.
+    func resolve(_ result: Result<Sentinel, any Error>) {
+        guard flaw == .racyResolution else { return settle(result) }
+        let wasPending = state.withLock { state in
+            if case .pending = state { return true }
+            return false
+        }
+        guard wasPending else { return }
+        sched_yield()  // widens the window between the check and the act
+        state.withLock { state in
+            if case .pending(let callbacks) = state {
+                for callback in callbacks { callback.dispatch(result) }
+            }
+            state = .settled(result)  // overwrites whatever a racing resolver stored meanwhile
+        }
+    }
+
+    func settle(_ result: Result<Sentinel, any Error>) {
+        state.withLock { state in
+            switch state {
+            case .pending(let callbacks):
+                state = .settled(result)
+                for callback in callbacks {
+                    callback.dispatch(result)
+                    if flaw == .callsHandlerTwice { callback.dispatch(result) }
+                }
+            case .settled:
+                if flaw == .secondResolutionWins { state = .settled(result) }
+            }
+        }
+    }
+
+    func adopt(_ other: FlawedPromise) {
+        if other === self { return settle(.failure(CancellationError())) }
+        other.subscribe(Callback(queue: nil, child: self) { result, child in child.settle(result) })
+    }
+
+    private func subscribe(_ callback: Callback) {
+        let runNow = state.withLock { state -> Result<Sentinel, any Error>? in
+            switch state {
+            case .pending(var callbacks):
+                state = .pending([])
+                callbacks.append(callback)
+                state = .pending(callbacks)
+                return nil
+            case .settled(let result):
+                switch flaw {
+                case .dropsLateHandlers: return nil
+                case .synchronousHandlers where callback.queue == nil: return result
+                default:
+                    callback.dispatch(result)
+                    return nil
+                }
+            }
+        }
+        if let runNow { callback.run(runNow, callback.child) }
+    }
+
+    func then(
+        on queue: DispatchQueue?, _ onFulfilled: (@Sendable (Sentinel) -> HandlerResult<FlawedPromise>)?,
+        _ onRejected: (@Sendable (any Error) -> HandlerResult<FlawedPromise>)?
+    ) -> FlawedPromise {
+        let flaw = flaw
+        let derived = FlawedPromise(flaw)
+        subscribe(
+            Callback(queue: queue, child: derived) { result, derived in
+                let handlerResult: HandlerResult<FlawedPromise>
+                switch result {
+                case .success(let value):
+                    guard let onFulfilled else { return derived.settle(.success(value)) }
+                    handlerResult = onFulfilled(value)
+                case .failure(let error):
+                    guard let onRejected else {
+                        return derived.settle(
+                            flaw == .rejectionBecomesFulfilment ? .success(Sentinel(0)) : .failure(error))
+                    }
+                    handlerResult = onRejected(error)
+                }
+                switch handlerResult {
+                case .fulfill(let value): derived.settle(.success(value))
+                case .reject(let error): derived.settle(.failure(error))
+                case .adopt(let other): derived.adopt(other)
+                case .assimilate: preconditionFailure("FlawedPromise does not declare assimilation")
+                }
+            })
+        return derived
+    }
+}
+
+/// Plugs a ``FlawedPromise`` with one flaw into the suite.
+struct FlawedAdapter: PromiseAdapter {
+    let flaw: Flaw
+    var deviations: [String: String] = [:]
+
+    var name: String { "Flawed(\(flaw.rawValue))" }
+
+    func pending() -> (
+        promise: FlawedPromise, fulfill: @Sendable (Sentinel) -> Void, reject: @Sendable (any Error) -> Void
+    ) {
+        let promise = FlawedPromise(flaw)
+        return (promise, { promise.resolve(.success($0)) }, { promise.resolve(.failure($0)) })
+    }
+
+    func then(
+        _ promise: FlawedPromise, on queue: DispatchQueue?,
+        onFulfilled: (@Sendable (Sentinel) -> HandlerResult<FlawedPromise>)?,
+        onRejected: (@Sendable (any Error) -> HandlerResult<FlawedPromise>)?
+    ) -> FlawedPromise {
+        promise.then(on: queue, onFulfilled, onRejected)
+    }
+}

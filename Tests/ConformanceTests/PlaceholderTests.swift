@@ -1,6 +1,0 @@
-import Testing
-import PromiseConformance
-
-@Test func placeholderBuilds() {
-    #expect(PromiseConformancePlaceholder.self == PromiseConformancePlaceholder.self)
-}

@@ -1,0 +1,11 @@
+import PromiseConformance
+import Testing
+
+/// The one-line use a user's test target makes of the suite, with the from-scratch reference promise.
+@Suite struct ReferenceConformance {
+    @Test(arguments: Clause.all)
+    func conformance(_ clause: Clause) async {
+        let result = await expectConformance(ReferenceAdapter(), clause, timeout: TestEnvironment.clauseTimeout)
+        #expect(result.status == .passed, "\(result)")
+    }
+}

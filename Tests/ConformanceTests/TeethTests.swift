@@ -1,0 +1,45 @@
+import PromiseConformance
+import Testing
+
+/// The suite has teeth: each deliberately broken promise fails exactly the clauses its one flaw breaks.
+@Suite struct Teeth {
+    /// The clauses that need no capability, i.e. those a `FlawedAdapter` is checked against.
+    static let coreClauses = Set(Clause.all.filter { $0.requires.isEmpty }.map(\.id))
+
+    static let expectedFailures: [Flaw: Set<String>] = [
+        // Every handler registered before settling runs twice: the exactly-once and in-order clauses.
+        .callsHandlerTwice: [
+            "2.2.2.3", "2.2.3.3", "2.2.6.1", "2.2.6.2", "swift.race", "swift.concurrentRegistration",
+        ],
+        // Only A+ 2.2.4: the other clauses accept a handler that ran early, as long as it ran right.
+        .synchronousHandlers: ["2.2.4"],
+        // Every clause but 2.3.1 observes some already-settled promise, and times out waiting for its handler.
+        .dropsLateHandlers: coreClauses.subtracting(["2.3.1"]),
+        // A settled state changes: the state clauses, and the race between resolvers.
+        .secondResolutionWins: ["2.1.2", "2.1.3", "swift.race"],
+        // The pass-through of a rejection, also along a 100,000-step chain without onRejected.
+        .rejectionBecomesFulfilment: ["2.2.1", "2.2.7.4", "swift.deepChain"],
+        .retainCycle: ["swift.release"],
+        .racyResolution: ["swift.race"],
+    ]
+
+    @Test(arguments: Flaw.allCases)
+    func failsExactlyTheClausesItBreaks(_ flaw: Flaw) async throws {
+        // A flaw that drops handlers makes every clause wait for its whole time limit: keep that short.
+        let timeout: Duration = flaw == .dropsLateHandlers ? .seconds(1) : TestEnvironment.clauseTimeout
+        let report = await Conformance.run(FlawedAdapter(flaw: flaw), timeout: timeout)
+        let failed = Set(report.failures.map(\.clause.id))
+        let expected = try #require(Self.expectedFailures[flaw])
+        #expect(failed == expected, "\(report)")
+        #expect(Set(report.passed.map(\.clause.id)) == Self.coreClauses.subtracting(expected))
+        #expect(report.notApplicable.count == Clause.all.count - Self.coreClauses.count)
+        if flaw == .dropsLateHandlers {
+            #expect(report.failures.allSatisfy { $0.status.message?.contains("timed out") == true })
+        }
+    }
+
+    @Test func everyFlawIsCovered() {
+        #expect(Set(Self.expectedFailures.keys) == Set(Flaw.allCases))
+        #expect(Flaw.allCases.count >= 7)
+    }
+}
