@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "PromiseConformance", targets: ["PromiseConformance"]),
         .library(name: "PromiseBridge", targets: ["PromiseBridge"]),
         .executable(name: "promise-conformance", targets: ["promise-conformance"]),
+        .executable(name: "promise-tour", targets: ["promise-tour"]),
     ],
     targets: [
         .target(name: "BoltsStyle"),
@@ -24,6 +25,9 @@ let package = Package(
             name: "promise-conformance",
             dependencies: ["BoltsStyle", "PromiseKitStyle", "FBLStyle", "PromiseConformance"]
         ),
+        // The guide's samples and the tour that runs them (docs/guide.md); not a product.
+        .target(name: "PromiseTour", dependencies: ["BoltsStyle", "PromiseKitStyle", "FBLStyle"]),
+        .executableTarget(name: "promise-tour", dependencies: ["PromiseTour"]),
         .testTarget(name: "BoltsStyleTests", dependencies: ["BoltsStyle"]),
         .testTarget(name: "PromiseKitStyleTests", dependencies: ["PromiseKitStyle"]),
         .testTarget(name: "FBLStyleTests", dependencies: ["FBLStyle"]),
@@ -32,6 +36,7 @@ let package = Package(
             name: "PromiseBridgeTests",
             dependencies: ["PromiseBridge", "BoltsStyle", "PromiseKitStyle", "FBLStyle"]
         ),
+        .testTarget(name: "GuideTests", dependencies: ["PromiseTour", "BoltsStyle", "PromiseKitStyle", "FBLStyle"]),
     ],
     swiftLanguageModes: [.v6]
 )
