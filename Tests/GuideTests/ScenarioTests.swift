@@ -119,3 +119,19 @@ struct ScenarioTests {
         #expect((run.entry("✕ fetch slow aborted") != nil) == (style == .async), "\(run.timeline)")
     }
 }
+
+@Suite("The guide's GCD baseline")
+struct GCDBaselineTests {
+    @Test func groupNotifiesOnceBothRequestsHaveAnswered() async {
+        let backend = Backend(timeline: Timeline(), scenario: 1, style: "GCD")
+        let queue = DispatchQueue(label: "background")
+        let screen = await withCheckedContinuation { continuation in
+            showScreen(backend, on: queue) { continuation.resume(returning: $0) }
+        }
+        #expect(screen == "screen(data1-data, data2-data)")
+        let steps = backend.timeline.all.map(\.step)
+        let push = steps.firstIndex { $0.hasPrefix("push screen") } ?? -1
+        #expect(push > (steps.firstIndex { $0.hasPrefix("← fetch data1") } ?? .max))
+        #expect(push > (steps.firstIndex { $0.hasPrefix("← fetch data2") } ?? .max))
+    }
+}
