@@ -84,7 +84,7 @@ func fetchWithRetry(_ name: String, attempts: Int, _ store: AsyncStore) async th
     while true {
         do {
             return try await store.fetch(name)
-        } catch where attempt < attempts {
+        } catch let error where attempt < attempts {
             store.note("retry after \(error)")
             try await Task.sleep(for: .milliseconds(10))
             attempt += 1

@@ -16,7 +16,9 @@ struct AsyncStore {
         try await perform { backend.fetch(name, completion: $0) }
     }
 
-    private func perform<T: Sendable>(_ start: (@escaping (Result<T, any Error>) -> Void) -> Request) async throws -> T {
+    private func perform<T: Sendable>(
+        _ start: (@escaping (Result<T, any Error>) -> Void) -> Request
+    ) async throws -> T {
         let request = Locked<Request?>(nil)
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in

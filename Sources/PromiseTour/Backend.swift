@@ -163,9 +163,8 @@ final class Backend: @unchecked Sendable {
         completion: @escaping (Result<T, any Error>) -> Void
     ) -> Request {
         let request = Request(backend: self, name: name)
-        request.start(latency: latency ?? self.latency, outcome: { try outcome() }) { result in
-            completion(result.map { $0 as! T })
-        }
+        let typed: (Result<Any, any Error>) -> Void = { result in completion(result.map { $0 as! T }) }
+        request.start(latency: latency ?? self.latency, outcome: { try outcome() }, completion: typed)
         if let hook = lock.withLock({ hooks.removeValue(forKey: name) }) { hook() }
         return request
     }
@@ -173,7 +172,9 @@ final class Backend: @unchecked Sendable {
     /// Fetches the data named `name`. `"flaky"` fails twice before it answers; `"slow"` takes 200 ms.
     @discardableResult
     func fetch(_ name: String, completion: @escaping (Result<String, any Error>) -> Void) -> Request {
-        call("fetch \(name)", latency: name == "slow" ? 200 : nil, { [self] in try answer(name) }, completion: completion)
+        call(
+            "fetch \(name)", latency: name == "slow" ? 200 : nil, { [self] in try answer(name) }, completion: completion
+        )
     }
 
     /// Reads the record `id`.

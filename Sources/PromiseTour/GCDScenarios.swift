@@ -6,7 +6,8 @@ import Dispatch
 // guide:begin gcd-1
 func showScreen(_ backend: Backend, on queue: DispatchQueue, completion: @escaping (String) -> Void) {
     let group = DispatchGroup()
-    var data1 = "", data2 = ""  // each written by one response, read only after `notify`
+    var data1 = ""  // each is written by one response
+    var data2 = ""  // and read only after `notify`
     group.enter()  // enter before the request starts, leave when its response has arrived
     backend.fetch("data1") { result in
         data1 = (try? result.get()) ?? "?"

@@ -83,7 +83,8 @@ struct GuideSampleTests {
         #expect(!blocks.isEmpty)
         for block in blocks {
             guard let marker = block.marker else {
-                Issue.record("docs/guide.md:\(block.line): a Swift block without a `<!-- sample: file#region -->` marker")
+                Issue.record(
+                    "docs/guide.md:\(block.line): a Swift block without a `<!-- sample: file#region -->` marker")
                 continue
             }
             let parts = marker.split(separator: "#").map(String.init)
@@ -134,7 +135,8 @@ struct GuideLinkTests {
             let target = String(match.output.2)
             if target.hasPrefix("http") { continue }
             let parts = target.split(separator: "#", maxSplits: 1).map(String.init)
-            let file = target.hasPrefix("#") ? guide : guide.deletingLastPathComponent().appendingPathComponent(parts[0])
+            let file =
+                target.hasPrefix("#") ? guide : guide.deletingLastPathComponent().appendingPathComponent(parts[0])
             let fragment = target.hasPrefix("#") ? String(target.dropFirst()) : parts.count > 1 ? parts[1] : nil
             #expect(FileManager.default.fileExists(atPath: file.path), "\(target): no such file")
             checked += 1

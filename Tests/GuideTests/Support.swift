@@ -18,7 +18,9 @@ extension TourRun {
     /// The index of the first entry whose step starts with `prefix`.
     func index(of prefix: String, sourceLocation: SourceLocation = #_sourceLocation) -> Int {
         guard let index = entries.firstIndex(where: { $0.step.hasPrefix(prefix) }) else {
-            Issue.record("no step starting with \"\(prefix)\" in \(style.rawValue):\n\(timeline)", sourceLocation: sourceLocation)
+            Issue.record(
+                "no step starting with \"\(prefix)\" in \(style.rawValue):\n\(timeline)", sourceLocation: sourceLocation
+            )
             return -1
         }
         return index
