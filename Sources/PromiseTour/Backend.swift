@@ -68,14 +68,16 @@ final class Request: @unchecked Sendable {
         backend.note("→ \(name)")
         backend.inFlight.enter()
         backend.network.asyncAfter(deadline: .now() + .milliseconds(latency)) {
-            defer { self.backend.inFlight.leave() }
-            let result = Result { try outcome() }
-            let step: String
-            switch result {
-            case .success(let value): step = "← \(self.name) = \(value)"
-            case .failure(let error): step = "← \(self.name) failed: \(error)"
+            self.backend.afterRecovery(if: self.name == "fetch slow") {
+                defer { self.backend.inFlight.leave() }
+                let result = Result { try outcome() }
+                let step: String
+                switch result {
+                case .success(let value): step = "← \(self.name) = \(value)"
+                case .failure(let error): step = "← \(self.name) failed: \(error)"
+                }
+                self.finish(result, step: step)
             }
-            self.finish(result, step: step)
         }
     }
 
@@ -124,6 +126,8 @@ final class Backend: @unchecked Sendable {
     private var items: Set<String> = ["a", "b", "c", "d"]
     private var failuresLeft: [String: Int] = ["flaky": 2]
     private var hooks: [String: () -> Void] = [:]
+    private var recovered = false
+    private var heldUntilRecovery: [() -> Void] = []
     /// Entered by every request until its response has arrived (even a dropped one).
     let inFlight = DispatchGroup()
 
@@ -137,6 +141,28 @@ final class Backend: @unchecked Sendable {
     /// Writes `step` to the timeline, with the calling thread and queue.
     func note(_ step: String) {
         timeline.record(scenario: scenario, style: style, step: step, since: start)
+        if step.hasPrefix("recover from") {
+            let released = lock.withLock { () -> [() -> Void] in
+                recovered = true
+                defer { heldUntilRecovery = [] }
+                return heldUntilRecovery
+            }
+            for response in released {
+                nonisolated(unsafe) let response = response  // runs once, on the network queue
+                network.async { response() }
+            }
+        }
+    }
+
+    /// Runs `response` now, or, if `hold` is true, once a step `recover from …` has been noted. The slow answer of
+    /// scenario 6 is held so: whatever the load on the machine, the 50 ms timeout always wins against it.
+    func afterRecovery(if hold: Bool, _ response: @escaping () -> Void) {
+        let now = lock.withLock { () -> Bool in
+            if !hold || recovered { return true }
+            heldUntilRecovery.append(response)
+            return false
+        }
+        if now { response() }
     }
 
     /// Runs `action` once, right after the request called `name` starts (scenario 5 cancels from there).
@@ -169,7 +195,8 @@ final class Backend: @unchecked Sendable {
         return request
     }
 
-    /// Fetches the data named `name`. `"flaky"` fails twice before it answers; `"slow"` takes 200 ms.
+    /// Fetches the data named `name`. `"flaky"` fails twice before it answers; `"slow"` takes 200 ms, and never
+    /// answers before the scenario has recovered from its timeout (see `afterRecovery`).
     @discardableResult
     func fetch(_ name: String, completion: @escaping (Result<String, any Error>) -> Void) -> Request {
         call(

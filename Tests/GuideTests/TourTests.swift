@@ -47,7 +47,7 @@ struct TourTests {
 
     @Test func aRunThatNeverEndsIsReportedAndTheTourMovesOn() async {
         let outcome = await PromiseTour.within(0.05) {
-            await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }  // never resumed
+            await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }  // never resumed
             return "unreachable"
         }
         #expect(outcome == nil)
