@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "PromiseConformance", targets: ["PromiseConformance"]),
         .library(name: "PromiseBridge", targets: ["PromiseBridge"]),
         .executable(name: "promise-conformance", targets: ["promise-conformance"]),
+        .executable(name: "promise-tour", targets: ["promise-tour"]),
     ],
     targets: [
         .target(name: "BoltsStyle"),
@@ -31,6 +32,9 @@ let package = Package(
         ),
         // Helpers shared by the test targets (never by the styles).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // The guide's samples and the tour that runs them (docs/guide.md); not a product.
+        .target(name: "PromiseTour", dependencies: ["BoltsStyle", "PromiseKitStyle", "FBLStyle"]),
+        .executableTarget(name: "promise-tour", dependencies: ["PromiseTour"]),
         .testTarget(name: "BoltsStyleTests", dependencies: ["BoltsStyle"]),
         .testTarget(name: "PromiseKitStyleTests", dependencies: ["PromiseKitStyle", "TestSupport"]),
         .testTarget(name: "FBLStyleTests", dependencies: ["FBLStyle"]),
@@ -42,6 +46,7 @@ let package = Package(
             name: "PromiseBridgeTests",
             dependencies: ["PromiseBridge", "BoltsStyle", "PromiseKitStyle", "FBLStyle"]
         ),
+        .testTarget(name: "GuideTests", dependencies: ["PromiseTour", "BoltsStyle", "PromiseKitStyle", "FBLStyle"]),
     ],
     swiftLanguageModes: [.v6]
 )

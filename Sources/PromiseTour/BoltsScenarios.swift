@@ -1,0 +1,148 @@
+// The six scenarios of docs/guide.md in BoltsStyle. The regions between `guide:begin` and `guide:end` are copied
+// verbatim into the guide (GuideTests checks that they match); `BoltsTour.run` is how the tour and the tests run them.
+
+import BoltsStyle
+import Dispatch
+
+// MARK: 1. Two fetches, then one step that needs both
+
+// guide:begin bolts-1
+func showScreen(_ store: BoltsStore) -> BFTask<String> {
+    let data1 = store.fetch("data1")  // both requests start now
+    let data2 = store.fetch("data2")
+    return BFTask.whenAllResult([data1, data2]).continueOnSuccessWith { both in
+        store.note("push screen with \(both[0]) and \(both[1])")
+        return "screen(\(both[0]), \(both[1]))"
+    }
+}
+// guide:end bolts-1
+
+// MARK: 2. A chain of asynchronous steps
+
+// guide:begin bolts-2
+func visitTwice(_ store: BoltsStore) -> BFTask<Record> {
+    store.query("ada").continueOnSuccessWith { record in
+        store.note("modify \(record)")
+        return record.visited()
+    }.continueOnSuccessWithTask { record in
+        store.save(record)
+    }.continueOnSuccessWithTask { _ in
+        store.query("ada")
+    }.continueOnSuccessWith { record in
+        store.note("modify \(record)")
+        return record.visited()
+    }.continueOnSuccessWithTask { record in
+        store.save(record)
+    }
+}
+// guide:end bolts-2
+
+// MARK: 3. Serial and parallel deletes
+
+// guide:begin bolts-3
+func deleteOneByOne(_ items: [String], _ store: BoltsStore) -> BFTask<Void> {
+    var task = BFTask<Void>(())
+    for item in items {
+        task = task.continueOnSuccessWithTask { _ in store.delete(item) }
+    }
+    return task
+}
+
+func deleteAllAtOnce(_ items: [String], _ store: BoltsStore) -> BFTask<Void> {
+    BFTask.whenAll(items.map { store.delete($0) })
+}
+// guide:end bolts-3
+
+// MARK: 4. Choosing where each step runs
+
+// guide:begin bolts-4
+func showReport(_ store: BoltsStore, ui: BFExecutor = .mainThread) -> BFTask<String> {
+    store.fetch("report").continueOnSuccessWith(.queue(store.background)) { raw in
+        store.note("parse \(raw)")  // heavy work: off the UI
+        return raw.uppercased()
+    }.continueOnSuccessWith(ui) { text in
+        store.note("show \(text)")  // UI work: on the main thread
+        return text
+    }
+}
+// guide:end bolts-4
+
+// MARK: 5. Cancelling work in flight
+
+// guide:begin bolts-5
+func openArticle(_ store: BoltsStore, cancellation: BFCancellationTokenSource) -> BFTask<String> {
+    let token = cancellation.token
+    return store.fetch("article", cancellationToken: token).continueOnSuccessWithTask(cancellationToken: token) {
+        article in
+        store.note("got \(article); load its images")
+        return store.fetch("images", cancellationToken: token)
+    }.continueOnSuccessWith(cancellationToken: token) { images in
+        store.note("render \(images)")  // never runs once the token is cancelled
+        return images
+    }
+}
+// guide:end bolts-5
+
+// MARK: 6. Errors: retrying, timing out, recovering
+
+// guide:begin bolts-6
+func fetchWithRetry(_ name: String, attempts: Int, _ store: BoltsStore) -> BFTask<String> {
+    store.fetch(name).continueWithTask { task in
+        guard let error = task.error, attempts > 1 else { return task }
+        store.note("retry after \(error)")
+        return BFTask.withDelay(0.01).continueWithTask { _ in fetchWithRetry(name, attempts: attempts - 1, store) }
+    }
+}
+
+func fetchWithTimeout(_ name: String, seconds: Double, _ store: BoltsStore) -> BFTask<String> {
+    let source = BFTaskCompletionSource<String>()
+    store.fetch(name).continueWith { task in
+        if let data = task.result { source.trySet(result: data) }
+        if let error = task.error { source.trySet(error: error) }
+    }
+    BFTask.withDelay(seconds).continueWith { _ in source.trySet(error: StoreError.timedOut(name)) }
+    return source.task  // the first of the two to complete wins
+}
+
+func loadWithFallback(_ store: BoltsStore) -> BFTask<String> {
+    fetchWithRetry("flaky", attempts: 3, store).continueOnSuccessWithTask { _ in
+        fetchWithTimeout("slow", seconds: 0.05, store)
+    }.continueOnErrorWith { error in
+        store.note("recover from \(error)")
+        return "cached-data"
+    }
+}
+// guide:end bolts-6
+
+/// Runs the BoltsStyle version of each scenario for the tour and the tests.
+enum BoltsTour {
+    static func run(_ scenario: Int, _ store: BoltsStore, ui: UITarget) async throws -> String {
+        switch scenario {
+        case 1:
+            return try await showScreen(store).async()
+        case 2:
+            return try await visitTwice(store).async().description
+        case 3:
+            let task = deleteOneByOne(["a", "b"], store).continueOnSuccessWithTask { _ in
+                store.note("serial deletes done; now the parallel ones")
+                return deleteAllAtOnce(["c", "d"], store)
+            }
+            try await task.async()
+            return "left: \(store.backend.remainingItems.sorted())"
+        case 4:
+            switch ui {
+            case .main: return try await showReport(store).async()
+            case .standIn(let queue, _): return try await showReport(store, ui: .queue(queue)).async()
+            }
+        case 5:
+            let cancellation = BFCancellationTokenSource()
+            store.backend.whenStarted("fetch images") {
+                store.note("user taps Cancel")
+                cancellation.cancel()
+            }
+            return try await openArticle(store, cancellation: cancellation).async()
+        default:
+            return try await loadWithFallback(store).async()
+        }
+    }
+}

@@ -1,0 +1,137 @@
+// Runs every sample of docs/guide.md (they live in Sources/PromiseTour, marked `guide:begin`/`guide:end`) in every
+// style and checks what the guide says about it: the outcome, the order of the steps, and where they ran. Only
+// orders that the code guarantees are checked, never timings.
+
+import Dispatch
+import PromiseKitStyle
+import Testing
+
+@testable import PromiseTour
+
+@Suite("The guide's scenarios")
+struct ScenarioTests {
+    @Test("1. two fetches, then one step that needs both", arguments: TourStyle.allCases)
+    func joinTwoFetches(style: TourStyle) async {
+        let run = await runScenario(1, style)
+        #expect(run.outcome == "result: screen(data1-data, data2-data)", "\(run.timeline)")
+        let push = run.index(of: "push screen")
+        #expect(push > run.index(of: "← fetch data1"))
+        #expect(push > run.index(of: "← fetch data2"))
+        switch style {
+        case .bolts:
+            // `.default` runs the continuation inline, on the thread that completed the last fetch.
+            #expect(run.entries[push].thread == run.entries[push - 1].thread, "\(run.timeline)")
+        case .promiseKit, .fbl:
+            #expect(run.entries[push].queue == "background", "\(run.timeline)")
+        case .async:
+            break
+        }
+    }
+
+    @Test("2. a chain of asynchronous steps", arguments: TourStyle.allCases)
+    func chain(style: TourStyle) async {
+        let run = await runScenario(2, style)
+        #expect(run.outcome == "result: ada (2 visits)", "\(run.timeline)")
+        let expected = [
+            "→ query ada", "← query ada", "modify ada (0 visits)", "→ save ada (1 visits)", "← save ada (1 visits)",
+            "→ query ada", "← query ada", "modify ada (1 visits)", "→ save ada (2 visits)", "← save ada (2 visits)",
+        ]
+        #expect(run.steps.count == expected.count, "\(run.timeline)")
+        for (step, prefix) in zip(run.steps, expected) {
+            #expect(step.hasPrefix(prefix), "\(run.timeline)")
+        }
+        let modify = run.index(of: "modify")
+        switch style {
+        case .bolts:
+            #expect(run.entries[modify].thread == run.entries[modify - 1].thread, "inline: \(run.timeline)")
+            #expect(run.entries[modify].queue == "network", "\(run.timeline)")
+        case .promiseKit, .fbl:
+            #expect(run.entries[modify].queue == "background", "\(run.timeline)")
+        case .async:
+            #expect(run.entries[modify].queue != "network", "\(run.timeline)")
+        }
+    }
+
+    @Test("3. serial, then parallel deletes", arguments: TourStyle.allCases)
+    func deletes(style: TourStyle) async {
+        let run = await runScenario(3, style)
+        #expect(run.outcome == "result: left: []", "\(run.timeline)")
+        #expect(run.index(of: "→ delete b") > run.index(of: "← delete a"), "serial: \(run.timeline)")
+        let parallel = run.index(of: "serial deletes done")
+        #expect(parallel > run.index(of: "← delete b"))
+        #expect(run.index(of: "→ delete c") > parallel)
+        #expect(run.index(of: "→ delete d") > parallel)
+        let end = run.index(of: "end: ")
+        #expect(end > run.index(of: "← delete c"))
+        #expect(end > run.index(of: "← delete d"))
+    }
+
+    @Test("4. a background queue, then the UI queue (a stand-in for main)", arguments: TourStyle.allCases)
+    func whereStepsRun(style: TourStyle) async throws {
+        let run = await runScenario(4, style)
+        #expect(run.outcome == "result: REPORT-DATA", "\(run.timeline)")
+        let parse = try #require(run.entry("parse"))
+        let show = try #require(run.entry("show"))
+        #expect(run.index(of: "show") > run.index(of: "parse"))
+        #expect(show.queue != "main queue", "nothing here serves the main queue")
+        switch style {
+        case .bolts, .promiseKit, .fbl:
+            #expect(parse.queue == "background", "\(run.timeline)")
+            #expect(show.queue == "ui (stand-in for main)", "\(run.timeline)")
+        case .async:
+            #expect(parse.queue != "network", "\(run.timeline)")
+        }
+    }
+
+    @Test("5. cancelling work in flight", arguments: TourStyle.allCases)
+    func cancelling(style: TourStyle) async {
+        let run = await runScenario(5, style)
+        #expect(run.entry("render") == nil, "the step after the cancelled one never runs: \(run.timeline)")
+        #expect(run.index(of: "user taps Cancel") > run.index(of: "→ fetch images"))
+        let aborted = run.entry("✕ fetch images aborted") != nil
+        switch style {
+        case .bolts:
+            #expect(run.outcome == "error: BFCancelledError()", "\(run.timeline)")
+            #expect(aborted, "a token aborts the request itself: \(run.timeline)")
+        case .promiseKit:
+            #expect(run.outcome == "error: \(PMKError.cancelled)", "\(run.timeline)")
+            #expect(!aborted, "\(run.timeline)")
+            // The chain stops only when the request has answered and the next step checks the flag.
+            #expect(run.index(of: "end: ") > run.index(of: "← fetch images"))
+        case .fbl:
+            #expect(run.outcome == "error: CancellationError()", "\(run.timeline)")
+            #expect(!aborted, "\(run.timeline)")
+        case .async:
+            #expect(run.outcome == "error: CancellationError()", "\(run.timeline)")
+            #expect(aborted, "task cancellation reaches the request: \(run.timeline)")
+        }
+    }
+
+    @Test("6. retrying, timing out, recovering", arguments: TourStyle.allCases)
+    func errors(style: TourStyle) async {
+        let run = await runScenario(6, style)
+        #expect(run.outcome == "result: cached-data", "\(run.timeline)")
+        #expect(run.steps.filter { $0 == "→ fetch flaky" }.count == 3, "\(run.timeline)")
+        #expect(run.steps.filter { $0.hasPrefix("retry after offline") }.count == 2, "\(run.timeline)")
+        let recover = run.index(of: "recover from timedOut")
+        #expect(recover > run.index(of: "→ fetch slow"))
+        #expect(run.index(of: "← fetch slow") > recover, "the slow answer arrives after the timeout")
+        #expect((run.entry("✕ fetch slow aborted") != nil) == (style == .async), "\(run.timeline)")
+    }
+}
+
+@Suite("The guide's GCD baseline")
+struct GCDBaselineTests {
+    @Test func groupNotifiesOnceBothRequestsHaveAnswered() async {
+        let backend = Backend(timeline: Timeline(), scenario: 1, style: "GCD")
+        let queue = DispatchQueue(label: "background")
+        let screen = await withCheckedContinuation { continuation in
+            showScreen(backend, on: queue) { continuation.resume(returning: $0) }
+        }
+        #expect(screen == "screen(data1-data, data2-data)")
+        let steps = backend.timeline.all.map(\.step)
+        let push = steps.firstIndex { $0.hasPrefix("push screen") } ?? -1
+        #expect(push > (steps.firstIndex { $0.hasPrefix("← fetch data1") } ?? .max))
+        #expect(push > (steps.firstIndex { $0.hasPrefix("← fetch data2") } ?? .max))
+    }
+}

@@ -1,0 +1,89 @@
+// The tour, run in-process as `promise-tour` runs it (minus the real main queue, which nothing serves here): every
+// scenario in every style appears in its timeline, and it terminates.
+
+import Foundation
+import Testing
+
+@testable import PromiseTour
+
+@Suite("promise-tour")
+struct TourTests {
+    @Test func everyScenarioInEveryStyleAppearsAndTheTourTerminates() async {
+        let printed = Locked<[String]>([])
+        let runs = await PromiseTour.run(TourOptions(timeLimit: 20)) { line in
+            printed.set(printed.get() + [line])
+        }
+        #expect(runs.count == 6 * TourStyle.allCases.count)
+        let lines = printed.get()
+        for scenario in 1...6 {
+            #expect(lines.contains { $0.hasPrefix("━━ Scenario \(scenario): ") })
+            for style in TourStyle.allCases {
+                let run = runs.first { $0.scenario == scenario && $0.style == style }
+                #expect(run != nil, "scenario \(scenario) in \(style.rawValue) did not run")
+                guard let run else { continue }
+                #expect(!run.outcome.hasPrefix("timed out"), "scenario \(scenario) in \(style.rawValue)")
+                #expect(run.entries.first?.step == "start")
+                #expect(run.entries.contains { $0.step == "end: \(run.outcome)" })
+                #expect(run.entries.allSatisfy { $0.scenario == scenario && $0.style == style.rawValue })
+                #expect(lines.contains("\(style.rawValue) — \(run.outcome)"))
+            }
+        }
+    }
+
+    @Test func filtersSelectScenariosAndStyles() async {
+        let runs = await PromiseTour.run(TourOptions(scenarios: [2], styles: [.fbl, .bolts])) { _ in }
+        #expect(runs.map(\.scenario) == [2, 2])
+        #expect(runs.map(\.style) == [.fbl, .bolts])
+    }
+
+    @Test func styleNames() {
+        #expect(TourStyle(name: "Bolts") == .bolts)
+        #expect(TourStyle(name: "pmk") == .promiseKit)
+        #expect(TourStyle(name: "PromiseKitStyle") == .promiseKit)
+        #expect(TourStyle(name: "google") == .fbl)
+        #expect(TourStyle(name: "async") == .async)
+        #expect(TourStyle(name: "rx") == nil)
+    }
+
+    @Test func aRunThatNeverEndsIsReportedAndTheTourMovesOn() async {
+        let outcome = await PromiseTour.within(0.05) {
+            await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }  // never resumed
+            return "unreachable"
+        }
+        #expect(outcome == nil)
+    }
+}
+
+@Suite("The promise-tour executable")
+struct TourExecutableTests {
+    /// `promise-tour`, built next to the test bundle by `swift test`.
+    private var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("promise-tour")
+    }
+
+    @Test func scenario4ServesTheRealMainQueueAndExits() throws {
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            Issue.record("\(executable.path) is missing: build it with `swift build --product promise-tour`")
+            return
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["--scenario", "4"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(exited.wait(timeout: .now() + 60) == .success, "promise-tour did not terminate")
+        #expect(process.terminationStatus == 0, "\(output)")
+        for style in TourStyle.allCases {
+            #expect(output.contains("\(style.rawValue) — result: REPORT-DATA"), "\(output)")
+        }
+        // The UI step of every style ran on the real main queue, served by the tour's async main.
+        let shows = output.split(separator: "\n").filter { $0.hasSuffix("show REPORT-DATA") }
+        #expect(shows.count == TourStyle.allCases.count, "\(output)")
+        #expect(shows.allSatisfy { $0.contains("main queue") }, "\(output)")
+    }
+}
