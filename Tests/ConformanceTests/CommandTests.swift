@@ -1,6 +1,7 @@
 import Foundation
 import PromiseConformance
 import Synchronization
+import TestSupport
 import Testing
 
 /// The command-line front end: options, formats, exit status.

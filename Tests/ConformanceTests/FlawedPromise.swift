@@ -7,6 +7,7 @@ import Dispatch
 import Foundation
 import PromiseConformance
 import Synchronization
+import TestSupport
 
 /// The single thing a ``FlawedPromise`` gets wrong.
 enum Flaw: String, CaseIterable, Sendable {

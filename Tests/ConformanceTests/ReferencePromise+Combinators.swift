@@ -1,6 +1,7 @@
 // Combinators and cancellation of the reference promise, built on `then`.
 import Dispatch
 import Synchronization
+import TestSupport
 
 extension ReferencePromise {
     /// Cancels a pending promise: it is rejected with `CancellationError`.

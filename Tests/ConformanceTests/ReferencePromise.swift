@@ -10,6 +10,7 @@
 // closure, so `deinit` can release a long unsettled chain iteratively instead of recursing once per link.
 import Dispatch
 import Synchronization
+import TestSupport
 
 /// Why a reference promise was rejected by the promise itself.
 enum ReferencePromiseError: Error {
