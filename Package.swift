@@ -37,7 +37,7 @@ let package = Package(
         .executableTarget(name: "promise-tour", dependencies: ["PromiseTour"]),
         .testTarget(name: "BoltsStyleTests", dependencies: ["BoltsStyle"]),
         .testTarget(name: "PromiseKitStyleTests", dependencies: ["PromiseKitStyle", "TestSupport"]),
-        .testTarget(name: "FBLStyleTests", dependencies: ["FBLStyle"]),
+        .testTarget(name: "FBLStyleTests", dependencies: ["FBLStyle", "TestSupport"]),
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["PromiseConformance", "PromiseStyleAdapters", "PromiseKitStyle", "TestSupport"]
@@ -46,7 +46,10 @@ let package = Package(
             name: "PromiseBridgeTests",
             dependencies: ["PromiseBridge", "BoltsStyle", "PromiseKitStyle", "FBLStyle"]
         ),
-        .testTarget(name: "GuideTests", dependencies: ["PromiseTour", "BoltsStyle", "PromiseKitStyle", "FBLStyle"]),
+        .testTarget(
+            name: "GuideTests",
+            dependencies: ["PromiseTour", "BoltsStyle", "PromiseKitStyle", "FBLStyle", "TestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import PromiseConformance
+import TestSupport
 import Testing
 
 /// The one-line use a user's test target makes of the suite, with the from-scratch reference promise.

@@ -1,4 +1,5 @@
 import PromiseConformance
+import TestSupport
 import Testing
 
 /// The suite has teeth: each deliberately broken promise fails exactly the clauses its one flaw breaks.

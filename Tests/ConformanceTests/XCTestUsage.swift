@@ -1,4 +1,5 @@
 import PromiseConformance
+import TestSupport
 import XCTest
 
 /// The one-line use from an XCTest target.

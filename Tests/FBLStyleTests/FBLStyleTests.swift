@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FBLStyle
@@ -29,7 +30,7 @@ struct TestError: Error, Equatable {
 final class IdentityError: Error, @unchecked Sendable {}
 
 /// Generous limit for anything the tests wait for.
-let patience: TimeInterval = 30
+let patience: TimeInterval = 30 * TestEnvironment.limitScale
 
 extension Promise {
     /// The resolution, awaited with a generous safety timeout so that a broken promise fails instead of hanging.

@@ -1,12 +1,14 @@
 import Dispatch
 import Testing
 
+import enum TestSupport.TestEnvironment
+
 @testable import PromiseTour
 
 /// Runs `scenario` in `style` with scenario 4's UI step on a stand-in queue: nothing here needs the main queue.
 func runScenario(_ scenario: Int, _ style: TourStyle) async -> TourRun {
     let ui = UITarget.standIn(DispatchQueue(label: "ui (stand-in for main)"), UIStandIn())
-    return await PromiseTour.run(scenario, in: style, ui: ui, timeLimit: 20)
+    return await PromiseTour.run(scenario, in: style, ui: ui, timeLimit: 20 * TestEnvironment.limitScale)
 }
 
 extension TourRun {

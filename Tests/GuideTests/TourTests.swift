@@ -4,13 +4,15 @@
 import Foundation
 import Testing
 
+import enum TestSupport.TestEnvironment
+
 @testable import PromiseTour
 
 @Suite("promise-tour")
 struct TourTests {
     @Test func everyScenarioInEveryStyleAppearsAndTheTourTerminates() async {
         let printed = Locked<[String]>([])
-        let runs = await PromiseTour.run(TourOptions(timeLimit: 20)) { line in
+        let runs = await PromiseTour.run(TourOptions(timeLimit: 20 * TestEnvironment.limitScale)) { line in
             printed.set(printed.get() + [line])
         }
         #expect(runs.count == 6 * TourStyle.allCases.count)
@@ -31,7 +33,9 @@ struct TourTests {
     }
 
     @Test func filtersSelectScenariosAndStyles() async {
-        let runs = await PromiseTour.run(TourOptions(scenarios: [2], styles: [.fbl, .bolts])) { _ in }
+        let runs = await PromiseTour.run(
+            TourOptions(scenarios: [2], styles: [.fbl, .bolts], timeLimit: 10 * TestEnvironment.limitScale)
+        ) { _ in }
         #expect(runs.map(\.scenario) == [2, 2])
         #expect(runs.map(\.style) == [.fbl, .bolts])
     }
@@ -76,7 +80,9 @@ struct TourExecutableTests {
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(exited.wait(timeout: .now() + 60) == .success, "promise-tour did not terminate")
+        #expect(
+            exited.wait(timeout: .now() + 60 * TestEnvironment.limitScale) == .success, "promise-tour did not terminate"
+        )
         #expect(process.terminationStatus == 0, "\(output)")
         for style in TourStyle.allCases {
             #expect(output.contains("\(style.rawValue) — result: REPORT-DATA"), "\(output)")
