@@ -98,7 +98,10 @@ public final class BFTask<TResult>: @unchecked Sendable {
     }
 
     /// Creates a task that has already succeeded with `result`.
-    @inlinable
+    ///
+    /// Disfavoured so that `BFTask { try await load() }` means ``init(priority:operation:)``, not a task whose
+    /// result is the closure itself.
+    @inlinable @_disfavoredOverload
     public init(_ result: TResult) {
         store(.success(result))
     }

@@ -166,3 +166,19 @@ struct ConcurrencyTests {
         source.cancel()
     }
 }
+
+@Suite("BFTask initializer overloads")
+struct InitializerOverloadTests {
+    /// A trailing `async` closure without a type annotation makes a task from the operation, not a task whose result
+    /// is the closure.
+    @Test func trailingAsyncClosureIsTheOperation() async throws {
+        let task = BFTask { () async throws -> Int in
+            try await Task.sleep(for: .milliseconds(1))
+            return 5
+        }
+        let value: Int = try await task.async()
+        #expect(value == 5)
+        #expect(BFTask(5).result == 5)
+        #expect(BFTask("ready").result == "ready")
+    }
+}
