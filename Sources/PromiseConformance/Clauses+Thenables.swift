@@ -321,7 +321,8 @@ let thenableClauses: [Clause] = [
                 "throw, then resolve later",
                 {
                     ScriptedThenable { resolve, _ in
-                        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) {
+                        // Well after the throw: on a loaded machine 10 ms let the late call overtake it.
+                        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(250)) {
                             resolve(.value(two))
                         }
                         throw error1
@@ -332,7 +333,7 @@ let thenableClauses: [Clause] = [
                 "throw, then reject later",
                 {
                     ScriptedThenable { _, reject in
-                        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { reject(error2) }
+                        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(250)) { reject(error2) }
                         throw error1
                     }
                 }, .rejected(error1)
