@@ -10,7 +10,8 @@ extension DispatchQueue {
     /// after the promise that scheduled it sealed, and nothing else touches its captures meanwhile.
     @inlinable
     func dispatch(flags: DispatchWorkItemFlags?, _ body: @escaping () -> Void) {
-        let block = unsafeBitCast(body as @convention(block) () -> Void, to: (@Sendable @convention(block) () -> Void).self)
+        let block = unsafeBitCast(
+            body as @convention(block) () -> Void, to: (@Sendable @convention(block) () -> Void).self)
         async(flags: flags ?? [], execute: block)
     }
 }
