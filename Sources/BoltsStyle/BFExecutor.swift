@@ -50,16 +50,13 @@ public enum BFExecutor: @unchecked Sendable {
         }
         switch self {
         case .default:
-            nonisolated(unsafe) let work = closure
-            DispatchQueue.global(qos: .default).async { work() }
+            BFExecutor.dispatch(closure, on: DispatchQueue.global(qos: .default))
         case .immediate:
             BFThreadLocal.park(BFThreadLocal.current, closure)
         case .mainThread:
-            nonisolated(unsafe) let work = closure
-            DispatchQueue.main.async { work() }
+            BFExecutor.dispatch(closure, on: DispatchQueue.main)
         case .queue(let queue):
-            nonisolated(unsafe) let work = closure
-            queue.async { work() }
+            BFExecutor.dispatch(closure, on: queue)
         case .operationQueue(let queue):
             nonisolated(unsafe) let work = closure
             queue.addOperation { work() }
@@ -68,6 +65,16 @@ public enum BFExecutor: @unchecked Sendable {
         case .escapingClosure(let run):
             run(closure)
         }
+    }
+
+    /// Hands `closure` to `queue` as the block Dispatch runs: one allocation for the block. (A new closure around
+    /// `closure`, which `async`'s `@Sendable` parameter would otherwise need, costs a context and a block.) Bolts'
+    /// continuations are not `@Sendable`, so the block is retyped: the queue runs it once, and the task's lock
+    /// ordered everything the closure captured before it was handed over.
+    static func dispatch(_ closure: @escaping () -> Void, on queue: DispatchQueue) {
+        let block = unsafeBitCast(
+            closure as @convention(block) () -> Void, to: (@Sendable @convention(block) () -> Void).self)
+        queue.async(execute: block)
     }
 
     /// This thread's state if the executor runs its work inline right now, `nil` otherwise.
