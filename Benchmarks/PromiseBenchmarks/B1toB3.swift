@@ -1,5 +1,8 @@
 // B1, B2, B3: a resolved promise, 1, 2 or 3 chained blocks on a serial queue, until the last block runs.
 // Baselines: the same hops with plain `DispatchQueue.async`, and with `async`/`await`.
+//
+// Each contender's operation is written once below. It is timed twice: alone ("B2 BoltsStyle": its time and its
+// mallocs) and paired with the baselines ("B2 BoltsStyle paired": the ratios, see `Paired.swift`).
 
 import Benchmark
 import BoltsStyle
@@ -7,195 +10,105 @@ import Dispatch
 import FBLStyle
 import PromiseKitStyle
 
-func registerHops() {
+/// One B1-B3 operation: chain the blocks, then wait until the last one ran.
+typealias Operation = @Sendable () -> Void
+
+/// The operations of B1 (`hops == 1`), B2 and B3, by contender, baselines first.
+func hopOperations(hops: Int) -> [(contender: String, operation: Operation)] {
     let semaphore = DispatchSemaphore(value: 0)
     let queue = serialQueue
-    let hop = Hop()
-
-    // MARK: plain GCD: N nested `async` calls, the last one signals.
-
-    Benchmark("B1 GCD", configuration: perOperation) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let value = 1
-            queue.async {
-                blackHole(value)
-                semaphore.signal()
-            }
-            semaphore.wait()
-        }
-    }
-    Benchmark("B2 GCD", configuration: perOperation) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let value = 1
-            queue.async {
-                let second = value + 1
-                queue.async {
-                    blackHole(second)
-                    semaphore.signal()
-                }
-            }
-            semaphore.wait()
-        }
-    }
-    Benchmark("B3 GCD", configuration: perOperation) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let value = 1
-            queue.async {
-                let second = value + 1
-                queue.async {
-                    let third = second + 1
-                    queue.async {
-                        blackHole(third)
-                        semaphore.signal()
-                    }
-                }
-            }
-            semaphore.wait()
-        }
-    }
-
-    // MARK: async/await: an unstructured Task runs the first block, each further block is an awaited actor call.
-
-    Benchmark("B1 async/await", configuration: perOperation) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let value = 1
-            Task {
-                blackHole(value)
-                semaphore.signal()
-            }
-            semaphore.wait()
-        }
-    }
-    Benchmark("B2 async/await", configuration: perOperation) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let value = 1
-            Task {
-                let second = await hop.step(value)
-                blackHole(second)
-                semaphore.signal()
-            }
-            semaphore.wait()
-        }
-    }
-    Benchmark("B3 async/await", configuration: perOperation) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let value = 1
-            Task {
-                let second = await hop.step(value)
-                let third = await hop.step(second)
-                blackHole(third)
-                semaphore.signal()
-            }
-            semaphore.wait()
-        }
-    }
-
-    // MARK: BoltsStyle: continuations on `.queue(serialQueue)`.
-
     let executor = BFExecutor.queue(queue)
-    Benchmark("B1 BoltsStyle", configuration: perOperation) { benchmark in
-        for _ in benchmark.scaledIterations {
-            BFTask(1).continueOnSuccessWith(executor) { value in
-                blackHole(value)
-                semaphore.signal()
-            }
-            semaphore.wait()
-        }
+    let hop = Hop()
+    switch hops {
+    case 1:
+        return [
+            (plainGCD, { queue.async { blackHole(1); semaphore.signal() }; semaphore.wait() }),
+            (asyncAwait, { Task { blackHole(1); semaphore.signal() }; semaphore.wait() }),
+            ("BoltsStyle", { BFTask(1).continueOnSuccessWith(executor) { blackHole($0); semaphore.signal() }; semaphore.wait() }),
+            ("PromiseKitStyle", { _ = PromiseKitStyle.Promise.value(1).done(on: queue) { blackHole($0); semaphore.signal() }; semaphore.wait() }),
+            ("FBLStyle", { FBLStyle.Promise(1).then(on: queue) { (value: Int) in blackHole(value); semaphore.signal() }; semaphore.wait() }),
+        ]
+    case 2:
+        return [
+            (plainGCD, { queue.async { let second = 1 + 1; queue.async { blackHole(second); semaphore.signal() } }; semaphore.wait() }),
+            (asyncAwait, { Task { blackHole(await hop.step(1)); semaphore.signal() }; semaphore.wait() }),
+            (
+                "BoltsStyle",
+                {
+                    BFTask(1).continueOnSuccessWith(executor) { $0 + 1 }
+                        .continueOnSuccessWith(executor) { blackHole($0); semaphore.signal() }
+                    semaphore.wait()
+                }
+            ),
+            (
+                "PromiseKitStyle",
+                { _ = PromiseKitStyle.Promise.value(1).map(on: queue) { $0 + 1 }.done(on: queue) { blackHole($0); semaphore.signal() }; semaphore.wait() }
+            ),
+            (
+                "FBLStyle",
+                {
+                    FBLStyle.Promise(1).then(on: queue) { (value: Int) -> Int in value + 1 }.then(on: queue) { (value: Int) in blackHole(value); semaphore.signal() }
+                    semaphore.wait()
+                }
+            ),
+        ]
+    default:
+        precondition(hops == 3)
+        return [
+            (
+                plainGCD,
+                {
+                    queue.async {
+                        let second = 1 + 1
+                        queue.async {
+                            let third = second + 1
+                            queue.async { blackHole(third); semaphore.signal() }
+                        }
+                    }
+                    semaphore.wait()
+                }
+            ),
+            (asyncAwait, { Task { blackHole(await hop.step(await hop.step(1))); semaphore.signal() }; semaphore.wait() }),
+            (
+                "BoltsStyle",
+                {
+                    BFTask(1).continueOnSuccessWith(executor) { $0 + 1 }
+                        .continueOnSuccessWith(executor) { $0 + 1 }
+                        .continueOnSuccessWith(executor) { blackHole($0); semaphore.signal() }
+                    semaphore.wait()
+                }
+            ),
+            (
+                "PromiseKitStyle",
+                {
+                    _ = PromiseKitStyle.Promise.value(1).map(on: queue) { $0 + 1 }.map(on: queue) { $0 + 1 }.done(on: queue) { blackHole($0); semaphore.signal() }
+                    semaphore.wait()
+                }
+            ),
+            (
+                "FBLStyle",
+                {
+                    FBLStyle.Promise(1).then(on: queue) { (value: Int) -> Int in value + 1 }
+                        .then(on: queue) { (value: Int) -> Int in value + 1 }
+                        .then(on: queue) { (value: Int) in blackHole(value); semaphore.signal() }
+                    semaphore.wait()
+                }
+            ),
+        ]
     }
-    Benchmark("B2 BoltsStyle", configuration: perOperation) { benchmark in
-        for _ in benchmark.scaledIterations {
-            BFTask(1).continueOnSuccessWith(executor) { value in
-                value + 1
-            }.continueOnSuccessWith(executor) { value in
-                blackHole(value)
-                semaphore.signal()
-            }
-            semaphore.wait()
-        }
-    }
-    Benchmark("B3 BoltsStyle", configuration: perOperation) { benchmark in
-        for _ in benchmark.scaledIterations {
-            BFTask(1).continueOnSuccessWith(executor) { value in
-                value + 1
-            }.continueOnSuccessWith(executor) { value in
-                value + 1
-            }.continueOnSuccessWith(executor) { value in
-                blackHole(value)
-                semaphore.signal()
-            }
-            semaphore.wait()
-        }
-    }
+}
 
-    // MARK: PromiseKitStyle: `map(on:)` then `done(on:)`.
-
-    Benchmark("B1 PromiseKitStyle", configuration: perOperation) { benchmark in
-        for _ in benchmark.scaledIterations {
-            _ = PromiseKitStyle.Promise.value(1).done(on: queue) { value in
-                blackHole(value)
-                semaphore.signal()
+func registerHops() {
+    for hops in 1...3 {
+        let operations = hopOperations(hops: hops)
+        for (contender, operation) in operations {
+            Benchmark("B\(hops) \(contender)", configuration: perOperation) { benchmark in
+                for _ in benchmark.scaledIterations { operation() }
             }
-            semaphore.wait()
         }
-    }
-    Benchmark("B2 PromiseKitStyle", configuration: perOperation) { benchmark in
-        for _ in benchmark.scaledIterations {
-            _ = PromiseKitStyle.Promise.value(1).map(on: queue) { value in
-                value + 1
-            }.done(on: queue) { value in
-                blackHole(value)
-                semaphore.signal()
-            }
-            semaphore.wait()
-        }
-    }
-    Benchmark("B3 PromiseKitStyle", configuration: perOperation) { benchmark in
-        for _ in benchmark.scaledIterations {
-            _ = PromiseKitStyle.Promise.value(1).map(on: queue) { value in
-                value + 1
-            }.map(on: queue) { value in
-                value + 1
-            }.done(on: queue) { value in
-                blackHole(value)
-                semaphore.signal()
-            }
-            semaphore.wait()
-        }
-    }
-
-    // MARK: FBLStyle: `then(on:)`.
-
-    Benchmark("B1 FBLStyle", configuration: perOperation) { benchmark in
-        for _ in benchmark.scaledIterations {
-            FBLStyle.Promise(1).then(on: queue) { (value: Int) in
-                blackHole(value)
-                semaphore.signal()
-            }
-            semaphore.wait()
-        }
-    }
-    Benchmark("B2 FBLStyle", configuration: perOperation) { benchmark in
-        for _ in benchmark.scaledIterations {
-            FBLStyle.Promise(1).then(on: queue) { (value: Int) -> Int in
-                value + 1
-            }.then(on: queue) { (value: Int) in
-                blackHole(value)
-                semaphore.signal()
-            }
-            semaphore.wait()
-        }
-    }
-    Benchmark("B3 FBLStyle", configuration: perOperation) { benchmark in
-        for _ in benchmark.scaledIterations {
-            FBLStyle.Promise(1).then(on: queue) { (value: Int) -> Int in
-                value + 1
-            }.then(on: queue) { (value: Int) -> Int in
-                value + 1
-            }.then(on: queue) { (value: Int) in
-                blackHole(value)
-                semaphore.signal()
-            }
-            semaphore.wait()
+        let baselines = operations.filter { $0.contender == plainGCD || $0.contender == asyncAwait }
+        for (contender, operation) in operations where !baselines.contains(where: { $0.contender == contender }) {
+            registerPaired("B\(hops) \(contender)", subject: operation, baselines: baselines, repetitions: 64)
         }
     }
 }

@@ -1,0 +1,110 @@
+// Paired samples: a style and its baselines timed in alternation, milliseconds apart, in one benchmark.
+//
+// Why: on the 2-core virtual machine these benchmarks were written on, waking a dispatch worker costs about 5 µs for
+// a few seconds and then about 25 µs for a few seconds (the host's handling of an idle virtual CPU switches between
+// two modes). B1-B4 are made of such wake-ups, so two benchmarks timed one after the other can land in different
+// modes: in separate benchmarks the same style measured 0.68x plain GCD in one round and 3.5x in another. Timed in
+// alternation inside one sample, the style and its baseline share the mode, and the ratio of the two times is the
+// measurement. Each sample records that ratio, in thousandths, as a custom metric; `compare` reports its median.
+
+import Benchmark
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The contender name of the plain GCD baseline.
+let plainGCD = "GCD"
+/// The contender name of the `async`/`await` baseline.
+let asyncAwait = "async/await"
+
+/// The custom metric that holds a paired sample's ratio to `baseline`, in thousandths.
+func ratioMetric(to baseline: String) -> BenchmarkMetric {
+    .custom("ratio to \(baseline) (per mille)", polarity: .prefersSmaller, useScalingFactor: false)
+}
+
+/// The custom metric that holds the context switches per 1,000 operations of `contender` in a paired sample
+/// (the whole process: the waiting thread and the dispatch workers).
+func switchesMetric(of contender: String) -> BenchmarkMetric {
+    .custom("switches of \(contender) (per 1000 operations)", polarity: .prefersSmaller, useScalingFactor: false)
+}
+
+/// Registers "`name` paired": each sample times `repetitions` runs of `subject` and of every baseline, alternating
+/// which goes first, and records `subject`'s time divided by each baseline's, and the context switches of each.
+func registerPaired(
+    _ name: String,
+    subject: @escaping Operation,
+    baselines: [(contender: String, operation: Operation)],
+    repetitions: Int,
+    seconds: Int = 1
+) {
+    let configuration = Benchmark.Configuration(
+        metrics: baselines.map { ratioMetric(to: $0.contender) } + baselines.map { switchesMetric(of: $0.contender) }
+            + [switchesMetric(of: "subject")],
+        warmupIterations: 2,
+        scalingFactor: .one,
+        maxDuration: .seconds(seconds),
+        maxIterations: 1_000
+    )
+    let flip = Locked(false)
+    Benchmark("\(name) paired", configuration: configuration) { benchmark in
+        let subjectFirst = flip.toggle()
+        for (contender, baseline) in baselines {
+            let subjectRun: Run
+            let baselineRun: Run
+            if subjectFirst {
+                subjectRun = Run(repetitions, subject)
+                baselineRun = Run(repetitions, baseline)
+            } else {
+                baselineRun = Run(repetitions, baseline)
+                subjectRun = Run(repetitions, subject)
+            }
+            benchmark.measurement(ratioMetric(to: contender), subjectRun.nanoseconds * 1000 / max(baselineRun.nanoseconds, 1))
+            benchmark.measurement(switchesMetric(of: contender), baselineRun.switches * 1000 / repetitions)
+            benchmark.measurement(switchesMetric(of: "subject"), subjectRun.switches * 1000 / repetitions)
+        }
+    }
+}
+
+/// `repetitions` runs of an operation: how long they took and how many context switches the process made.
+struct Run {
+    let nanoseconds: Int
+    let switches: Int
+
+    init(_ repetitions: Int, _ operation: Operation) {
+        let switchesBefore = contextSwitches()
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<repetitions { operation() }
+        nanoseconds = Int(DispatchTime.now().uptimeNanoseconds - start)
+        switches = contextSwitches() - switchesBefore
+    }
+}
+
+/// The voluntary and involuntary context switches of every thread of this process so far.
+func contextSwitches() -> Int {
+    var usage = rusage()
+    #if os(Linux)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+    #else
+        getrusage(RUSAGE_SELF, &usage)
+    #endif
+    return usage.ru_nvcsw + usage.ru_nivcsw
+}
+/// A flag flipped on every read, shared by a benchmark's samples.
+final class Locked: @unchecked Sendable {
+    private let lock = DispatchSemaphore(value: 1)
+    private var value: Bool
+
+    init(_ value: Bool) { self.value = value }
+
+    /// Returns the current value and flips it.
+    func toggle() -> Bool {
+        lock.wait()
+        defer { lock.signal() }
+        value.toggle()
+        return value
+    }
+}
