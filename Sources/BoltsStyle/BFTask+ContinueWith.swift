@@ -1,7 +1,8 @@
-// Continuations: every `continue…` method goes through `enqueueContinuation`, which adds exactly
-// one callback to the task. When the task completes, the callback checks the cancellation token,
-// passes through outcomes the continuation does not handle, and otherwise runs the user's closure
-// on the executor. A closure that returns a task is followed until that task completes.
+// Continuations: every `continue…` method goes through `enqueueContinuation`, which creates one
+// `BFContinuation` and adds exactly one callback to the task. When the task completes, the callback
+// checks the cancellation token, passes through outcomes the continuation does not handle, and
+// otherwise runs the user's closure on the executor. A closure that returns a task is followed
+// until that task completes.
 
 import Dispatch
 
@@ -56,21 +57,43 @@ extension BFTask {
         _ body: BFContinuationBody<TResult, S>
     ) -> BFTask<S> {
         let derived = BFTask<S>()
-        addCallback { task, state in
-            task.runContinuation(body, state, executor, token, derived)
-        }
+        let continuation = BFContinuation(body, executor, token, derived)
+        addCallback { task, state in continuation.run(after: task, state) }
         return derived
     }
+}
 
-    /// Runs once this task has completed with `state`: decides whether `body` runs, and where.
+/// One continuation, from `continue…` until it has run: the user's closure, its executor and token, and the task it
+/// completes.
+///
+/// It is the one object a continuation adds besides the derived task. A closure that captures a single object uses
+/// that object as its context and allocates none of its own, so the callback the task keeps costs nothing more, and a
+/// hop to a queue costs the block and nothing else (a closure capturing the parts one by one would allocate a context
+/// when added and another for the hop).
+@usableFromInline
+final class BFContinuation<TResult, S>: @unchecked Sendable {
+    @usableFromInline let body: BFContinuationBody<TResult, S>
+    @usableFromInline let executor: BFExecutor
+    @usableFromInline let token: BFCancellationToken?
+    @usableFromInline let derived: BFTask<S>
+    /// The completed task, stored only when the continuation hops to its executor: a pending task and its
+    /// continuation never reference each other. Written before the hop, read after it, so the queue orders them.
+    @usableFromInline var completedTask: BFTask<TResult>?
+
     @inlinable
-    func runContinuation<S>(
-        _ body: BFContinuationBody<TResult, S>,
-        _ state: BFTaskState<TResult>,
-        _ executor: BFExecutor,
-        _ token: BFCancellationToken?,
+    init(
+        _ body: BFContinuationBody<TResult, S>, _ executor: BFExecutor, _ token: BFCancellationToken?,
         _ derived: BFTask<S>
     ) {
+        self.body = body
+        self.executor = executor
+        self.token = token
+        self.derived = derived
+    }
+
+    /// Runs once `task` has completed with `state`: decides whether `body` runs, and where.
+    @inlinable
+    func run(after task: BFTask<TResult>, _ state: BFTaskState<TResult>) {
         if let token, token.isCancellationRequested {
             derived.trySetState(.cancelled)
             return
@@ -105,26 +128,29 @@ extension BFTask {
             preconditionFailure("BoltsStyle: continuation run for a pending task")
         }
         if let local = executor.inlineThread() {
-            BFThreadLocal.runInline(local) { invokeContinuation(body, state, token, derived) }
-        } else if case .queue(let queue) = executor {
-            // The common hop, written out: one block that captures everything (one allocation)
-            // instead of a closure handed to `execute` and wrapped again in a block.
-            nonisolated(unsafe) let body = body
-            nonisolated(unsafe) let state = state
-            queue.async { self.invokeContinuation(body, state, token, derived) }
-        } else {
-            executor.execute { self.invokeContinuation(body, state, token, derived) }
+            BFThreadLocal.runInline(local) { invoke(task, state) }
+            return
         }
+        completedTask = task
+        if case .queue(let queue) = executor {
+            // The common hop, written out: one block capturing only this object (one allocation).
+            queue.async { self.invokeAfterHop() }
+        } else {
+            executor.execute { self.invokeAfterHop() }
+        }
+    }
+
+    /// Runs on the executor after a hop: takes the completed task back and invokes the closure.
+    @usableFromInline
+    func invokeAfterHop() {
+        let task = completedTask!
+        completedTask = nil
+        invoke(task, task.currentState)
     }
 
     /// Runs the user's closure on the executor and completes `derived` with what it produced.
     @inlinable
-    func invokeContinuation<S>(
-        _ body: BFContinuationBody<TResult, S>,
-        _ state: BFTaskState<TResult>,
-        _ token: BFCancellationToken?,
-        _ derived: BFTask<S>
-    ) {
+    func invoke(_ task: BFTask<TResult>, _ state: BFTaskState<TResult>) {
         if let token, token.isCancellationRequested {
             derived.trySetState(.cancelled)
             return
@@ -132,23 +158,23 @@ extension BFTask {
         let produced: BFTaskState<S>
         switch body {
         case .always(let continuation):
-            produced = bfOutcome { try continuation(self) }
+            produced = bfOutcome { try continuation(task) }
         case .alwaysTask(let continuation):
-            follow(bfOutcome { try continuation(self) }, token, derived)
+            task.follow(bfOutcome { try continuation(task) }, token, derived)
             return
         case .success(let continuation):
             guard case .success(let value) = state else { preconditionFailure("BoltsStyle: not a success") }
             produced = bfOutcome { try continuation(value) }
         case .successTask(let continuation):
             guard case .success(let value) = state else { preconditionFailure("BoltsStyle: not a success") }
-            follow(bfOutcome { try continuation(value) }, token, derived)
+            task.follow(bfOutcome { try continuation(value) }, token, derived)
             return
         case .error(let continuation, _):
             guard case .error(let error) = state else { preconditionFailure("BoltsStyle: not an error") }
             produced = bfOutcome { try continuation(error) }
         case .errorTask(let continuation, _):
             guard case .error(let error) = state else { preconditionFailure("BoltsStyle: not an error") }
-            follow(bfOutcome { try continuation(error) }, token, derived)
+            task.follow(bfOutcome { try continuation(error) }, token, derived)
             return
         }
         if let token, token.isCancellationRequested {
@@ -157,7 +183,9 @@ extension BFTask {
             derived.trySetState(produced)
         }
     }
+}
 
+extension BFTask {
     /// Completes `derived` like the task a continuation returned (flattening), or with its error.
     @inlinable
     func follow<S>(
