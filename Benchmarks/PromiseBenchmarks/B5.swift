@@ -16,6 +16,15 @@ func registerMachinery() {
         }
     }
 
+    // Not a baseline: the least any Bolts-like API can allocate here, since `continue…` returns a new task.
+    Benchmark("B5 floor with two objects", configuration: perOperation) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let object = makeFloorObject { value in blackHole(value) }
+            object.next = makeFloorObject { value in blackHole(value) }
+            callStored(object, 1)
+        }
+    }
+
     Benchmark("B5 BoltsStyle", configuration: perOperation) { benchmark in
         for _ in benchmark.scaledIterations {
             let source = BFTaskCompletionSource<Int>()

@@ -37,6 +37,8 @@ func perBatch(seconds: Int = 3, maxIterations: Int = 200) -> Benchmark.Configura
 /// The object of the B5 floor: one allocation holding one closure.
 final class FloorObject {
     var closure: ((Int) -> Void)?
+    /// A second object kept alive by the first (only "B5 floor with two objects" sets it).
+    var next: FloorObject?
 }
 
 /// Allocates the floor object and stores `closure` in it (not inlined, so the allocation cannot be optimized away).
