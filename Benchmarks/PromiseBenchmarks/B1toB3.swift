@@ -22,32 +22,111 @@ func hopOperations(hops: Int) -> [(contender: String, operation: Operation)] {
     switch hops {
     case 1:
         return [
-            (plainGCD, { queue.async { blackHole(1); semaphore.signal() }; semaphore.wait() }),
-            (asyncAwait, { Task { blackHole(1); semaphore.signal() }; semaphore.wait() }),
-            ("BoltsStyle", { BFTask(1).continueOnSuccessWith(executor) { blackHole($0); semaphore.signal() }; semaphore.wait() }),
-            ("PromiseKitStyle", { _ = PromiseKitStyle.Promise.value(1).done(on: queue) { blackHole($0); semaphore.signal() }; semaphore.wait() }),
-            ("FBLStyle", { FBLStyle.Promise(1).then(on: queue) { (value: Int) in blackHole(value); semaphore.signal() }; semaphore.wait() }),
-        ]
-    case 2:
-        return [
-            (plainGCD, { queue.async { let second = 1 + 1; queue.async { blackHole(second); semaphore.signal() } }; semaphore.wait() }),
-            (asyncAwait, { Task { blackHole(await hop.step(1)); semaphore.signal() }; semaphore.wait() }),
+            (
+                plainGCD,
+                {
+                    queue.async {
+                        blackHole(1)
+                        semaphore.signal()
+                    }
+                    semaphore.wait()
+                }
+            ),
+            (
+                asyncAwait,
+                {
+                    Task {
+                        blackHole(1)
+                        semaphore.signal()
+                    }
+                    semaphore.wait()
+                }
+            ),
             (
                 "BoltsStyle",
                 {
-                    BFTask(1).continueOnSuccessWith(executor) { $0 + 1 }
-                        .continueOnSuccessWith(executor) { blackHole($0); semaphore.signal() }
+                    BFTask(1).continueOnSuccessWith(executor) {
+                        blackHole($0)
+                        semaphore.signal()
+                    }
                     semaphore.wait()
                 }
             ),
             (
                 "PromiseKitStyle",
-                { _ = PromiseKitStyle.Promise.value(1).map(on: queue) { $0 + 1 }.done(on: queue) { blackHole($0); semaphore.signal() }; semaphore.wait() }
+                {
+                    _ = PromiseKitStyle.Promise.value(1).done(on: queue) {
+                        blackHole($0)
+                        semaphore.signal()
+                    }
+                    semaphore.wait()
+                }
             ),
             (
                 "FBLStyle",
                 {
-                    FBLStyle.Promise(1).then(on: queue) { (value: Int) -> Int in value + 1 }.then(on: queue) { (value: Int) in blackHole(value); semaphore.signal() }
+                    FBLStyle.Promise(1).then(on: queue) { (value: Int) in
+                        blackHole(value)
+                        semaphore.signal()
+                    }
+                    semaphore.wait()
+                }
+            ),
+        ]
+    case 2:
+        return [
+            (
+                plainGCD,
+                {
+                    queue.async {
+                        let second = 1 + 1
+                        queue.async {
+                            blackHole(second)
+                            semaphore.signal()
+                        }
+                    }
+                    semaphore.wait()
+                }
+            ),
+            (
+                asyncAwait,
+                {
+                    Task {
+                        blackHole(await hop.step(1))
+                        semaphore.signal()
+                    }
+                    semaphore.wait()
+                }
+            ),
+            (
+                "BoltsStyle",
+                {
+                    BFTask(1).continueOnSuccessWith(executor) { $0 + 1 }
+                        .continueOnSuccessWith(executor) {
+                            blackHole($0)
+                            semaphore.signal()
+                        }
+                    semaphore.wait()
+                }
+            ),
+            (
+                "PromiseKitStyle",
+                {
+                    _ = PromiseKitStyle.Promise.value(1).map(on: queue) { $0 + 1 }.done(on: queue) {
+                        blackHole($0)
+                        semaphore.signal()
+                    }
+                    semaphore.wait()
+                }
+            ),
+            (
+                "FBLStyle",
+                {
+                    FBLStyle.Promise(1).then(on: queue) { (value: Int) -> Int in value + 1 }.then(on: queue) {
+                        (value: Int) in
+                        blackHole(value)
+                        semaphore.signal()
+                    }
                     semaphore.wait()
                 }
             ),
@@ -62,26 +141,46 @@ func hopOperations(hops: Int) -> [(contender: String, operation: Operation)] {
                         let second = 1 + 1
                         queue.async {
                             let third = second + 1
-                            queue.async { blackHole(third); semaphore.signal() }
+                            queue.async {
+                                blackHole(third)
+                                semaphore.signal()
+                            }
                         }
                     }
                     semaphore.wait()
                 }
             ),
-            (asyncAwait, { Task { blackHole(await hop.step(await hop.step(1))); semaphore.signal() }; semaphore.wait() }),
+            (
+                asyncAwait,
+                {
+                    Task {
+                        blackHole(await hop.step(await hop.step(1)))
+                        semaphore.signal()
+                    }
+                    semaphore.wait()
+                }
+            ),
             (
                 "BoltsStyle",
                 {
                     BFTask(1).continueOnSuccessWith(executor) { $0 + 1 }
                         .continueOnSuccessWith(executor) { $0 + 1 }
-                        .continueOnSuccessWith(executor) { blackHole($0); semaphore.signal() }
+                        .continueOnSuccessWith(executor) {
+                            blackHole($0)
+                            semaphore.signal()
+                        }
                     semaphore.wait()
                 }
             ),
             (
                 "PromiseKitStyle",
                 {
-                    _ = PromiseKitStyle.Promise.value(1).map(on: queue) { $0 + 1 }.map(on: queue) { $0 + 1 }.done(on: queue) { blackHole($0); semaphore.signal() }
+                    _ = PromiseKitStyle.Promise.value(1).map(on: queue) { $0 + 1 }.map(on: queue) { $0 + 1 }.done(
+                        on: queue
+                    ) {
+                        blackHole($0)
+                        semaphore.signal()
+                    }
                     semaphore.wait()
                 }
             ),
@@ -90,7 +189,10 @@ func hopOperations(hops: Int) -> [(contender: String, operation: Operation)] {
                 {
                     FBLStyle.Promise(1).then(on: queue) { (value: Int) -> Int in value + 1 }
                         .then(on: queue) { (value: Int) -> Int in value + 1 }
-                        .then(on: queue) { (value: Int) in blackHole(value); semaphore.signal() }
+                        .then(on: queue) { (value: Int) in
+                            blackHole(value)
+                            semaphore.signal()
+                        }
                     semaphore.wait()
                 }
             ),

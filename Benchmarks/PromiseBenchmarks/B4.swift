@@ -34,7 +34,10 @@ func fanOutOperations() -> [(contender: String, operation: Operation)] {
                 for _ in 0..<b4Count {
                     let source = BFTaskCompletionSource<Int>()
                     group.enter()
-                    source.task.continueOnSuccessWith(executor) { blackHole($0); group.leave() }
+                    source.task.continueOnSuccessWith(executor) {
+                        blackHole($0)
+                        group.leave()
+                    }
                     sources.append(source)
                 }
                 for source in sources { source.set(result: 1) }
@@ -49,7 +52,10 @@ func fanOutOperations() -> [(contender: String, operation: Operation)] {
                 for _ in 0..<b4Count {
                     let (promise, resolver) = PromiseKitStyle.Promise<Int>.pending()
                     group.enter()
-                    _ = promise.done(on: queue) { blackHole($0); group.leave() }
+                    _ = promise.done(on: queue) {
+                        blackHole($0)
+                        group.leave()
+                    }
                     resolvers.append(resolver)
                 }
                 for resolver in resolvers { resolver.fulfill(1) }
@@ -64,7 +70,10 @@ func fanOutOperations() -> [(contender: String, operation: Operation)] {
                 for _ in 0..<b4Count {
                     let promise = FBLStyle.Promise<Int>.pending()
                     group.enter()
-                    promise.then(on: queue) { (value: Int) in blackHole(value); group.leave() }
+                    promise.then(on: queue) { (value: Int) in
+                        blackHole(value)
+                        group.leave()
+                    }
                     promises.append(promise)
                 }
                 for promise in promises { promise.fulfill(1) }

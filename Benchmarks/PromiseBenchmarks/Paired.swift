@@ -1,11 +1,13 @@
-// Paired samples: a style and its baselines timed in alternation, milliseconds apart, in one benchmark.
+// Paired samples: a style and its baseline timed in alternation, milliseconds apart, in one benchmark.
 //
-// Why: on the 2-core virtual machine these benchmarks were written on, waking a dispatch worker costs about 5 µs for
-// a few seconds and then about 25 µs for a few seconds (the host's handling of an idle virtual CPU switches between
-// two modes). B1-B4 are made of such wake-ups, so two benchmarks timed one after the other can land in different
-// modes: in separate benchmarks the same style measured 0.68x plain GCD in one round and 3.5x in another. Timed in
-// alternation inside one sample, the style and its baseline share the mode, and the ratio of the two times is the
-// measurement. Each sample records that ratio, in thousandths, as a custom metric; `compare` reports its median.
+// Why: B1-B4 are made of wake-ups (the waiting thread wakes a dispatch worker, the worker wakes the waiting thread),
+// and on the 2-core virtual machine these benchmarks were written on, their cost changes for seconds at a time: B1
+// plain GCD took about 4.4 µs per operation with both threads pinned to one CPU, and anywhere from 15 µs to 55 µs on
+// two CPUs, where the woken thread sometimes shares the waker's CPU and sometimes needs the other, idle one. Timed in
+// separate benchmarks, a style and its baseline can land in different modes: the same style measured 0.68x plain GCD
+// in one round and 3.5x in another. Timed in alternation inside one sample, they share the mode, and the ratio of the
+// two times is the measurement. Each sample records that ratio, in thousandths, as a custom metric, and the context
+// switches of each side; `compare` reports their medians.
 
 import Benchmark
 import Dispatch
@@ -62,7 +64,8 @@ func registerPaired(
                 baselineRun = Run(repetitions, baseline)
                 subjectRun = Run(repetitions, subject)
             }
-            benchmark.measurement(ratioMetric(to: contender), subjectRun.nanoseconds * 1000 / max(baselineRun.nanoseconds, 1))
+            benchmark.measurement(
+                ratioMetric(to: contender), subjectRun.nanoseconds * 1000 / max(baselineRun.nanoseconds, 1))
             benchmark.measurement(switchesMetric(of: contender), baselineRun.switches * 1000 / repetitions)
             benchmark.measurement(switchesMetric(of: "subject"), subjectRun.switches * 1000 / repetitions)
         }

@@ -17,7 +17,7 @@ var perOperation: Benchmark.Configuration {
         warmupIterations: 5,
         scalingFactor: .kilo,
         maxDuration: .seconds(2),
-    maxIterations: 2_000
+        maxIterations: 2_000
     )
 }
 
