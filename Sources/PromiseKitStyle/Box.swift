@@ -51,6 +51,9 @@
 // to `isSealed`, and destroyed with `R`'s own value witness. With that, unchecked exclusivity in the trampoline and
 // `final` stored properties (the client's inlined code otherwise called their getters through the vtable), callgrind
 // counts 4,124 -> 2,121 instructions for a pending promise + `done(on: nil)` + fulfil (B5: about 4x the floor).
+// A handler that hops to a queue hands Dispatch one block converted from the handler's closure literal
+// (`DispatchQueue.dispatch`): B4, 10,000 pending promises with a `done(on: queue)` each, went from 8.8 to 6.8
+// allocations per promise.
 //
 // STACK DEPTH. A handler registered with `on: nil` runs inline on the thread that seals, and may seal the next
 // promise, whose inline handlers seal the next... `HandlerTrampoline` counts that nesting per thread and, past a
