@@ -35,7 +35,7 @@ let package = Package(
         // The guide's samples and the tour that runs them (docs/guide.md); not a product.
         .target(name: "PromiseTour", dependencies: ["BoltsStyle", "PromiseKitStyle", "FBLStyle"]),
         .executableTarget(name: "promise-tour", dependencies: ["PromiseTour"]),
-        .testTarget(name: "BoltsStyleTests", dependencies: ["BoltsStyle"]),
+        .testTarget(name: "BoltsStyleTests", dependencies: ["BoltsStyle", "TestSupport"]),
         .testTarget(name: "PromiseKitStyleTests", dependencies: ["PromiseKitStyle", "TestSupport"]),
         .testTarget(name: "FBLStyleTests", dependencies: ["FBLStyle", "TestSupport"]),
         .testTarget(

@@ -1,27 +1,6 @@
 import BoltsStyle
+import TestSupport
 import Testing
-
-/// Counts live instances, to check that a task releases its result exactly once.
-private final class Tracked: @unchecked Sendable {
-    let id: Int
-    let onDeinit: () -> Void
-    init(id: Int, onDeinit: @escaping () -> Void) {
-        self.id = id
-        self.onDeinit = onDeinit
-    }
-    deinit { onDeinit() }
-}
-
-/// Larger than the four words a task keeps inline: stored behind a pointer.
-private struct Wide: Equatable {
-    var a = 1, b = 2, c = 3, d = 4, e = 5, f = 6
-    var name = "wide"
-}
-
-/// A result aligned more strictly than a word: also stored behind a pointer.
-private struct Aligned: Equatable {
-    var vector = SIMD4<Double>(1, 2, 3, 4)
-}
 
 /// The task stores its result as raw words (inline) or behind a pointer (too large or over-aligned).
 @Suite("Result storage")

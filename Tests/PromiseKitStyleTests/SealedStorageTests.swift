@@ -1,27 +1,6 @@
 import PromiseKitStyle
+import TestSupport
 import Testing
-
-/// Reports its deinit, to check that a box releases its value exactly once.
-private final class Tracked: @unchecked Sendable {
-    let id: Int
-    let onDeinit: () -> Void
-    init(id: Int, onDeinit: @escaping () -> Void) {
-        self.id = id
-        self.onDeinit = onDeinit
-    }
-    deinit { onDeinit() }
-}
-
-/// Larger than the four words a box keeps inline: stored behind a pointer.
-private struct Wide: Equatable {
-    var a = 1, b = 2, c = 3, d = 4, e = 5, f = 6
-    var name = "wide"
-}
-
-/// Aligned more strictly than a word: also stored behind a pointer.
-private struct Aligned: Equatable {
-    var vector = SIMD4<Double>(1, 2, 3, 4)
-}
 
 /// A sealed value lives in raw words inside the box (inline) or behind a pointer (too large or over-aligned).
 @Suite("Sealed value storage")
