@@ -10,9 +10,6 @@ import Dispatch
 import FBLStyle
 import PromiseKitStyle
 
-/// One B1-B3 operation: chain the blocks, then wait until the last one ran.
-typealias Operation = @Sendable () -> Void
-
 /// The operations of B1 (`hops == 1`), B2 and B3, by contender, baselines first.
 func hopOperations(hops: Int) -> [(contender: String, operation: Operation)] {
     let semaphore = DispatchSemaphore(value: 0)

@@ -60,7 +60,5 @@ actor Hop {
     func step(_ value: Int) -> Int { value + 1 }
 }
 
-/// A box that lets a non-Sendable value cross into a `@Sendable` closure in the benchmarks.
-struct Unchecked<Value>: @unchecked Sendable {
-    var value: Value
-}
+/// One operation of B1-B4 for one contender: it returns once the work it started has finished.
+typealias Operation = @Sendable () -> Void
