@@ -160,21 +160,21 @@ final class BFContinuation<TResult, S>: @unchecked Sendable {
         case .always(let continuation):
             produced = bfOutcome { try continuation(task) }
         case .alwaysTask(let continuation):
-            task.follow(bfOutcome { try continuation(task) }, token, derived)
+            follow(bfOutcome { try continuation(task) })
             return
         case .success(let continuation):
             guard case .success(let value) = state else { preconditionFailure("BoltsStyle: not a success") }
             produced = bfOutcome { try continuation(value) }
         case .successTask(let continuation):
             guard case .success(let value) = state else { preconditionFailure("BoltsStyle: not a success") }
-            task.follow(bfOutcome { try continuation(value) }, token, derived)
+            follow(bfOutcome { try continuation(value) })
             return
         case .error(let continuation, _):
             guard case .error(let error) = state else { preconditionFailure("BoltsStyle: not an error") }
             produced = bfOutcome { try continuation(error) }
         case .errorTask(let continuation, _):
             guard case .error(let error) = state else { preconditionFailure("BoltsStyle: not an error") }
-            task.follow(bfOutcome { try continuation(error) }, token, derived)
+            follow(bfOutcome { try continuation(error) })
             return
         }
         if let token, token.isCancellationRequested {
@@ -183,16 +183,13 @@ final class BFContinuation<TResult, S>: @unchecked Sendable {
             derived.trySetState(produced)
         }
     }
-}
 
-extension BFTask {
-    /// Completes `derived` like the task a continuation returned (flattening), or with its error.
+    /// Completes `derived` like the task the closure returned (flattening), or with its error.
     @inlinable
-    func follow<S>(
-        _ produced: BFTaskState<BFTask<S>>,
-        _ token: BFCancellationToken?,
-        _ derived: BFTask<S>
-    ) {
+    func follow(_ produced: BFTaskState<BFTask<S>>) {
+        // Locals, so that the callbacks below keep the derived task and the token alive, not this whole object.
+        let derived = derived
+        let token = token
         if let token, token.isCancellationRequested {
             derived.trySetState(.cancelled)
             return
@@ -213,7 +210,9 @@ extension BFTask {
             preconditionFailure("BoltsStyle: a closure outcome is never pending")
         }
     }
+}
 
+extension BFTask {
     /// Completes this task through the `.immediate` executor, so that a long line of tasks each
     /// completing the next (followed tasks, `whenAll`) runs as a loop, not nested calls.
     @inlinable
