@@ -51,7 +51,7 @@ func registerPaired(
         maxDuration: .seconds(seconds),
         maxIterations: 1_000
     )
-    let flip = Locked(false)
+    let flip = Toggle()
     Benchmark("\(name) paired", configuration: configuration) { benchmark in
         let subjectFirst = flip.toggle()
         for (contender, baseline) in baselines {
@@ -96,14 +96,13 @@ func contextSwitches() -> Int {
     #endif
     return usage.ru_nvcsw + usage.ru_nivcsw
 }
-/// A flag flipped on every read, shared by a benchmark's samples.
-final class Locked: @unchecked Sendable {
+
+/// A flag flipped on every call, shared by a benchmark's samples.
+final class Toggle: @unchecked Sendable {
     private let lock = DispatchSemaphore(value: 1)
-    private var value: Bool
+    private var value = false
 
-    init(_ value: Bool) { self.value = value }
-
-    /// Returns the current value and flips it.
+    /// Flips the flag and returns its new value.
     func toggle() -> Bool {
         lock.wait()
         defer { lock.signal() }
