@@ -35,6 +35,7 @@ let package = Package(
         // The guide's samples and the tour that runs them (docs/guide.md); not a product.
         .target(name: "PromiseTour", dependencies: ["BoltsStyle", "PromiseKitStyle", "FBLStyle"]),
         .executableTarget(name: "promise-tour", dependencies: ["PromiseTour"]),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "BoltsStyleTests", dependencies: ["BoltsStyle", "TestSupport"]),
         .testTarget(name: "PromiseKitStyleTests", dependencies: ["PromiseKitStyle", "TestSupport"]),
         .testTarget(name: "FBLStyleTests", dependencies: ["FBLStyle", "TestSupport"]),
@@ -44,7 +45,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PromiseBridgeTests",
-            dependencies: ["PromiseBridge", "BoltsStyle", "PromiseKitStyle", "FBLStyle"]
+            dependencies: ["PromiseBridge", "BoltsStyle", "PromiseKitStyle", "FBLStyle", "TestSupport"]
         ),
         .testTarget(
             name: "GuideTests",

@@ -1,6 +1,7 @@
 import BoltsStyle
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 // Mirrors every code sample of the article "How BFTask works" (HowBFTaskWorks.md), so the samples
@@ -177,7 +178,7 @@ struct ArticleSampleTests {
 
     // MARK: Cancelling
 
-    @Test func cancelling() {
+    @Test(.offThePool) func cancelling() {
         let gate = DispatchSemaphore(value: 0)
         store.queue.async { gate.wait() }  // hold the store so the fetch is still running
 

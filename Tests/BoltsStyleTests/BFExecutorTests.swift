@@ -1,6 +1,7 @@
 import BoltsStyle
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("BFExecutor")
@@ -17,7 +18,7 @@ struct BFExecutorTests {
         #expect(ran)
     }
 
-    @Test func defaultHopsToAnotherThreadWhenNestedTooDeep() {
+    @Test(.offThePool) func defaultHopsToAnotherThreadWhenNestedTooDeep() {
         // Nest `.default` executions; past Bolts' depth guard one of them must be dispatched
         // to a global queue, that is, run on another thread than the one that called `execute`.
         let hops = Counter()
@@ -57,7 +58,7 @@ struct BFExecutorTests {
         #expect(sameThread)
     }
 
-    @Test func queueExecutorRunsOnItsQueue() {
+    @Test(.offThePool) func queueExecutorRunsOnItsQueue() {
         let queue = DispatchQueue(label: "executor.queue")
         let key = DispatchSpecificKey<Int>()
         queue.setSpecific(key: key, value: 3)
@@ -71,7 +72,7 @@ struct BFExecutorTests {
         #expect(onQueue.value == 1)
     }
 
-    @Test func operationQueueExecutorAddsAnOperation() {
+    @Test(.offThePool) func operationQueueExecutorAddsAnOperation() {
         let queue = OperationQueue()
         queue.name = "executor.operations"
         let done = DispatchSemaphore(value: 0)
@@ -103,7 +104,7 @@ struct BFExecutorTests {
         #expect(task.result == 2)
     }
 
-    @Test func mainThreadExecutorDoesNotRunInlineOffTheMainThread() {
+    @Test(.offThePool) func mainThreadExecutorDoesNotRunInlineOffTheMainThread() {
         // Off the main thread `.mainThread` must enqueue on the main queue, never run inside
         // `execute`. (Whether and where the main queue is served is up to the process; on Linux it
         // may even be a worker thread after `dispatchMain()`. This test does not wait for it.)

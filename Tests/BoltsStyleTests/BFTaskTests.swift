@@ -1,6 +1,7 @@
 import BoltsStyle
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("BFTask creation and state")
@@ -90,7 +91,7 @@ struct BFTaskTests {
         #expect(cancelled.cancelled)
     }
 
-    @Test func waitUntilCompletedReturnsOnceCompletedFromAnotherThread() {
+    @Test(.offThePool) func waitUntilCompletedReturnsOnceCompletedFromAnotherThread() {
         let source = BFTaskCompletionSource<Int>()
         DispatchQueue.global().async { source.set(result: 5) }
         source.task.waitUntilCompleted()
@@ -100,7 +101,7 @@ struct BFTaskTests {
         #expect(source.task.waitUntilCompleted(timeout: 0))
     }
 
-    @Test func waitWithTimeoutReportsATimeout() {
+    @Test(.offThePool) func waitWithTimeoutReportsATimeout() {
         let source = BFTaskCompletionSource<Int>()
         #expect(source.task.waitUntilCompleted(timeout: 0.01) == false)
         #expect(!source.task.completed)
@@ -108,7 +109,7 @@ struct BFTaskTests {
         #expect(source.task.waitUntilCompleted(timeout: generousTimeout))
     }
 
-    @Test func waitInsideDeepImmediateNestingRunsParkedWork() {
+    @Test(.offThePool) func waitInsideDeepImmediateNestingRunsParkedWork() {
         // Deep inside nested `.immediate` continuations, new work is parked on the thread's
         // trampoline; a wait there must run it instead of deadlocking.
         let source = BFTaskCompletionSource<Int>()

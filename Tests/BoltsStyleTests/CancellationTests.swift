@@ -1,6 +1,7 @@
 import BoltsStyle
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Cancellation tokens")
@@ -58,7 +59,7 @@ struct CancellationTests {
         source.dispose()
     }
 
-    @Test func cancelAfterDelayCancels() {
+    @Test(.offThePool) func cancelAfterDelayCancels() {
         let source = BFCancellationTokenSource()
         let cancelled = DispatchSemaphore(value: 0)
         source.token.register { cancelled.signal() }
@@ -73,7 +74,7 @@ struct CancellationTests {
         #expect(source.isCancellationRequested)
     }
 
-    @Test func cancelAfterNegativeStopsTheScheduledCancel() {
+    @Test(.offThePool) func cancelAfterNegativeStopsTheScheduledCancel() {
         let source = BFCancellationTokenSource()
         source.cancel(after: 0.05)
         source.cancel(after: -1)
@@ -111,7 +112,7 @@ struct CancellationTests {
         #expect(counter.value == 0)
     }
 
-    @Test func tokenCancelledBeforeAQueuedContinuationRunsSkipsIt() {
+    @Test(.offThePool) func tokenCancelledBeforeAQueuedContinuationRunsSkipsIt() {
         let queue = DispatchQueue(label: "blocked")
         let gate = DispatchSemaphore(value: 0)
         queue.async { gate.wait() }

@@ -1,8 +1,9 @@
 import BoltsStyle
 import Dispatch
+import TestSupport
 import Testing
 
-@Suite("Continuation order while a task completes")
+@Suite("Continuation order while a task completes", .offThePool)
 struct OrderingTests {
     /// A continuation added to a completed task while the completing thread is still running the earlier
     /// continuations must not overtake them (Promises/A+ 2.2.6). The middle continuation holds the completing

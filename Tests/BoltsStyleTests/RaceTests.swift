@@ -1,11 +1,12 @@
 import BoltsStyle
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 /// Many threads racing to complete one task and to add continuations to it.
 /// The normal run is small; `PROMISES_STRESS=1` runs the heavy version.
-@Suite("Races")
+@Suite("Races", .offThePool)
 struct RaceTests {
     static let stress = ProcessInfo.processInfo.environment["PROMISES_STRESS"] == "1"
     static let rounds = stress ? 20_000 : 50

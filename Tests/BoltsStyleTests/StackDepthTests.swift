@@ -1,9 +1,10 @@
 import BoltsStyle
 import Dispatch
+import TestSupport
 import Testing
 
 /// A million-step chain must neither overflow the stack while it runs nor while it is freed.
-@Suite("Long chains")
+@Suite("Long chains", .offThePool)
 struct StackDepthTests {
     static let length = 1_000_000
 

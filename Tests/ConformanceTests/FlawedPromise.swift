@@ -52,6 +52,12 @@ final class FlawedPromise: @unchecked Sendable {
         if flaw == .retainCycle { cycle.withLock { $0 = self } }
     }
 
+    /// A promise created settled, as libraries make them (`Promise(value:)`): no resolver, so nothing to race.
+    convenience init(_ flaw: Flaw, settled result: Result<Sentinel, any Error>) {
+        self.init(flaw)
+        state.withLock { $0 = .settled(result) }
+    }
+
     deinit {
         var links = detachChildren()
         while var link = links.popLast() {
@@ -75,7 +81,9 @@ final class FlawedPromise: @unchecked Sendable {
             return false
         }
         guard wasPending else { return }
-        sched_yield()  // widens the window between the check and the act
+        // Widens the window between the check and the act. Only resolvers pay for it (settled promises are made
+        // settled), so a busy machine, where each yield can cost a time slice, slows the race clause alone.
+        sched_yield()
         state.withLock { state in
             if case .pending(let callbacks) = state {
                 for callback in callbacks { callback.dispatch(result) }
@@ -169,6 +177,10 @@ struct FlawedAdapter: PromiseAdapter {
         let promise = FlawedPromise(flaw)
         return (promise, { promise.resolve(.success($0)) }, { promise.resolve(.failure($0)) })
     }
+
+    func fulfilled(_ value: Sentinel) -> FlawedPromise { FlawedPromise(flaw, settled: .success(value)) }
+
+    func rejected(_ error: any Error) -> FlawedPromise { FlawedPromise(flaw, settled: .failure(error)) }
 
     func then(
         _ promise: FlawedPromise, on queue: DispatchQueue?,

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PromiseConformance
 import Synchronization
+import TestSupport
 import Testing
 
 /// Deviations, missing capabilities and timeouts are reported as the documentation says.
@@ -71,7 +72,7 @@ import Testing
         }
     }
 
-    @Test func silentImplementationTimesOutWaiting() async throws {
+    @Test(.offThePool) func silentImplementationTimesOutWaiting() async throws {
         let result = await Conformance.run(
             FlawedAdapter(flaw: .dropsLateHandlers), clause: try #require(Clause.named("2.2.7.1")),
             timeout: .milliseconds(500))

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FBLStyle
@@ -77,7 +78,7 @@ extension FBLStyleTests {
             #expect(await none.errorAfterWaiting() as? ParseError == .notANumber("b"))
         }
 
-        @Test func sumsTheNumbers() {
+        @Test(.offThePool) func sumsTheNumbers() {
             let queue = DispatchQueue(label: "work")
             var total = 0
             sum(on: queue).then(on: queue) { total = $0 }

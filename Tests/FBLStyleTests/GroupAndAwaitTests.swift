@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FBLStyle
@@ -12,7 +13,7 @@ extension FBLStyleTests {
             #expect(DispatchGroup.promises === DispatchGroup.promises)
         }
 
-        @Test func waitForPromisesWaitsForChainedBlocks() {
+        @Test(.offThePool) func waitForPromisesWaitsForChainedBlocks() {
             let ran = Counter()
             Promise<Int>(on: concurrentQueue) { 1 }
                 .then(on: serialQueue) { _ in ran.increment() }
@@ -22,14 +23,14 @@ extension FBLStyleTests {
             #expect(ran.value == 2)
         }
 
-        @Test func waitForPromisesTimesOutWhilePending() {
+        @Test(.offThePool) func waitForPromisesTimesOutWhilePending() {
             let pending = Promise<Int>.pending()
             #expect(!waitForPromises(timeout: 0.05))
             pending.fulfill(1)
             #expect(waitForPromises(timeout: patience))
         }
 
-        @Test func waitForPromisesWaitsForABlockInFlight() {
+        @Test(.offThePool) func waitForPromisesWaitsForABlockInFlight() {
             let release = DispatchSemaphore(value: 0)
             Promise(1).then(on: concurrentQueue) { _ in _ = wait(release) }
             #expect(!waitForPromises(timeout: 0.05), "a queued or running block keeps the group entered")
@@ -37,7 +38,7 @@ extension FBLStyleTests {
             #expect(waitForPromises(timeout: patience))
         }
 
-        @Test func deallocatedPendingPromiseLeavesTheGroup() {
+        @Test(.offThePool) func deallocatedPendingPromiseLeavesTheGroup() {
             weak var weakPromise: Promise<Int>?
             do {
                 let pending = Promise<Int>.pending()
@@ -48,7 +49,7 @@ extension FBLStyleTests {
             #expect(waitForPromises(timeout: patience))
         }
 
-        @Test func timeoutTimerKeepsNothingAlive() {
+        @Test(.offThePool) func timeoutTimerKeepsNothingAlive() {
             weak var weakTimeout: Promise<Int>?
             do {
                 let timeout = Promise<Int>.pending().timeout(on: serialQueue, patience)
@@ -60,7 +61,7 @@ extension FBLStyleTests {
     }
 
     @Suite struct AwaitPromise {
-        @Test func awaitReturnsTheValueOrThrows() throws {
+        @Test(.offThePool) func awaitReturnsTheValueOrThrows() throws {
             #expect(try awaitPromise(Promise(1)) == 1)
             #expect(throws: TestError(code: 1)) { try awaitPromise(Promise<Int>(TestError(code: 1))) }
             let later = Promise<Int>(on: concurrentQueue) { fulfill, _ in
@@ -72,7 +73,7 @@ extension FBLStyleTests {
             #expect(throws: TestError(code: 3)) { try awaitPromise(rejectedLater) }
         }
 
-        @Test func awaitRefusesTheMainThread() {
+        @Test(.offThePool) func awaitRefusesTheMainThread() {
             #expect(throws: AwaitPromiseError.calledOnMainThread) {
                 try awaitPromise(Promise(1), onMainThread: true)
             }

@@ -1,6 +1,7 @@
 import Dispatch
 import FBLStyle
 import Foundation
+import TestSupport
 import Testing
 
 extension FBLStyleTests {
@@ -21,7 +22,7 @@ extension FBLStyleTests {
             #expect(try await promise.recover(on: serialQueue) { _ in 0 }.valueAfterWaiting() == 7)
         }
 
-        @Test func blockChainedWhileResolvingRunsAfterTheEarlierOnes() {
+        @Test(.offThePool) func blockChainedWhileResolvingRunsAfterTheEarlierOnes() {
             let rounds = isStressRun ? 20_000 : 500
             var misordered: [[String]] = []
             for _ in 0..<rounds {
@@ -52,7 +53,7 @@ extension FBLStyleTests {
     /// A block returning the promise its `then` returned would wait for itself forever and keep the global group
     /// entered, so that every later `waitForPromises` times out; it is rejected with `PromiseCycleError` instead.
     @Suite struct Cycle {
-        @Test func promiseResolvedWithItselfIsRejected() async {
+        @Test(.offThePool) func promiseResolvedWithItselfIsRejected() async {
             let derived = Box<Promise<Int>?>(nil)
             let started = Promise<Int>.pending()
             derived.value = started.then(on: serialQueue) { _ -> Promise<Int> in derived.value! }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FBLStyle
@@ -103,7 +104,7 @@ extension FBLStyleTests {
             #expect(order.value == Array(0..<100))
         }
 
-        @Test func concurrentResolutionHasExactlyOneWinner() async throws {
+        @Test(.offThePool) func concurrentResolutionHasExactlyOneWinner() async throws {
             let rounds = isStressRun ? 2_000 : 200
             for round in 0..<rounds {
                 let promise = Promise<Int>.pending()
@@ -133,7 +134,7 @@ extension FBLStyleTests {
             }
         }
 
-        @Test func manyObserversOnOnePromise() async throws {
+        @Test(.offThePool) func manyObserversOnOnePromise() async throws {
             let promise = Promise<Int>.pending()
             let counter = Counter()
             let chained = (0..<1_000).map { _ in promise.then(on: concurrentQueue) { _ in counter.increment() } }

@@ -1,11 +1,12 @@
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FBLStyle
 
 extension FBLStyleTests {
-    @Suite struct Stress {
+    @Suite(.offThePool) struct Stress {
         /// A million chained `then` steps: no stack overflow.
         @Test func longThenChainCompletes() async throws {
             let steps = 1_000_000

@@ -9,6 +9,7 @@
 // links: files exist, `#L<n>` anchors point at a line that contains the linked name, headings exist.
 
 import Foundation
+import TestSupport
 import Testing
 
 /// The root of the package, found from this file's path.
@@ -125,7 +126,7 @@ private func anchors(of path: URL) throws -> Set<String> {
 
 @Suite("docs/guide.md links")
 struct GuideLinkTests {
-    @Test func everyLinkResolves() throws {
+    @Test(.offThePool) func everyLinkResolves() throws {
         let guide = packageRoot.appendingPathComponent("docs/guide.md")
         let text = try String(contentsOf: guide, encoding: .utf8)
         let link = /\[([^\]]*)\]\(([^)\s]+)\)/

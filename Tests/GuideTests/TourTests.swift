@@ -4,6 +4,7 @@
 import Foundation
 import Testing
 
+import struct TestSupport.OffThePool
 import enum TestSupport.TestEnvironment
 
 @testable import PromiseTour
@@ -66,7 +67,7 @@ struct TourExecutableTests {
             .appendingPathComponent("promise-tour")
     }
 
-    @Test func scenario4ServesTheRealMainQueueAndExits() throws {
+    @Test(.offThePool) func scenario4ServesTheRealMainQueueAndExits() throws {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             Issue.record("\(executable.path) is missing: build it with `swift build --product promise-tour`")
             return

@@ -4,6 +4,7 @@ import FBLStyle
 import Foundation
 import PromiseBridge
 import PromiseKitStyle
+import TestSupport
 import Testing
 
 @Suite("Many conversions in flight", .timeLimit(.minutes(2)))
@@ -11,7 +12,7 @@ struct StressTests {
     /// 10,000 in a normal run; `PROMISES_STRESS=1` makes it 200,000.
     static let count = ProcessInfo.processInfo.environment["PROMISES_STRESS"] == "1" ? 200_000 : 10_000
 
-    @Test func tenThousandConversionsInFlightAtOnce() async {
+    @Test(.offThePool) func tenThousandConversionsInFlightAtOnce() async {
         let count = Self.count
         let pairs: [(Style, Style)] = Style.allCases.flatMap { source in
             Style.targets.filter { $0 != source }.map { (source, $0) }

@@ -2,6 +2,7 @@
 // here so the docs cannot drift from the code. Keep both in step.
 import Dispatch
 import PromiseKitStyle
+import TestSupport
 import Testing
 
 // MARK: The classic chained-then example
@@ -79,7 +80,7 @@ struct ArticleExampleTests {
         #expect(try await classicChain(on: testQueue).async() == "Hello, Ada! You have 3 new messages.")
     }
 
-    @Test func handlerQueueEndToEnd() async throws {
+    @Test(.offThePool) func handlerQueueEndToEnd() async throws {
         let done = DispatchSemaphore(value: 0)
         var log: [String] = []
         firstly {

@@ -1,5 +1,6 @@
 import Dispatch
 import PromiseKitStyle
+import TestSupport
 import Testing
 
 /// A value that is deliberately not Sendable, to check `async()` from an actor with a non-Sendable `T`.
@@ -83,7 +84,7 @@ struct AsyncTests {
         #expect(await Guarantee<Int> { () async -> Int in 12 }.map(on: testQueue) { $0 * 2 }.async() == 24)
     }
 
-    @Test func cancellingTheAwaiterCancelsTheOperation() async throws {
+    @Test(.offThePool) func cancellingTheAwaiterCancelsTheOperation() async throws {
         let started = DispatchSemaphore(value: 0)
         let promise = Promise<Int> { () async throws -> Int in
             started.signal()

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PromiseKitStyle
+import TestSupport
 import Testing
 
 @Suite("Promise creation, chaining and inspection")
@@ -161,7 +162,7 @@ struct ChainTests {
         await #expect(throws: TestError.self) { try await Promise<Int>(error: TestError()).asVoid().async() }
     }
 
-    @Test func handlersOnAQueueNeverRunInsideTheRegisteringCall() async throws {
+    @Test(.offThePool) func handlersOnAQueueNeverRunInsideTheRegisteringCall() async throws {
         // Even on an already fulfilled promise, a handler given a queue runs later, not inside `then`/`done`.
         let gate = DispatchSemaphore(value: 0)
         let queue = DispatchQueue(label: "zalgo")
@@ -228,7 +229,7 @@ struct ChainTests {
         #expect(await guarantee.async() == 5)
     }
 
-    @Test func waitBlocksUntilResolved() throws {
+    @Test(.offThePool) func waitBlocksUntilResolved() throws {
         let (promise, resolver) = Promise<Int>.pending()
         concurrentQueue.asyncAfter(deadline: .now() + 0.05) { resolver.fulfill(7) }
         #expect(try promise.wait() == 7)

@@ -148,7 +148,7 @@ struct ConfigurationTests {
         }
     }
 
-    @Test func millionLinkPendingChainDeallocatesWithoutRecursion() async {
+    @Test(.offThePool) func millionLinkPendingChainDeallocatesWithoutRecursion() async {
         await recordingEvents { events in
             do {
                 let (root, _) = Promise<Int>.pending()
@@ -160,7 +160,7 @@ struct ConfigurationTests {
         }
     }
 
-    @Test func concurrentResolutionsOneWinsEveryHandlerRunsOnce() async {
+    @Test(.offThePool) func concurrentResolutionsOneWinsEveryHandlerRunsOnce() async {
         await recordingEvents { events in
             let rounds = stressRun ? 100_000 : 200
             let racers = 8

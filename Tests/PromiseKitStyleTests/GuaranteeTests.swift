@@ -1,5 +1,6 @@
 import Dispatch
 import PromiseKitStyle
+import TestSupport
 import Testing
 
 @Suite("Guarantee")
@@ -65,7 +66,7 @@ struct GuaranteeTests {
         #expect(await numbers.sortedValues(on: testQueue) { $0 > $1 }.async() == [3, 2, 1])
     }
 
-    @Test func waitBlocksUntilResolved() {
+    @Test(.offThePool) func waitBlocksUntilResolved() {
         let (guarantee, resolve) = Guarantee<Int>.pending()
         concurrentQueue.asyncAfter(deadline: .now() + 0.05) { resolve(5) }
         #expect(guarantee.wait() == 5)

@@ -1,8 +1,9 @@
 import Dispatch
 import PromiseKitStyle
+import TestSupport
 import Testing
 
-@Suite("Handler order while a promise is sealed")
+@Suite("Handler order while a promise is sealed", .offThePool)
 struct OrderingTests {
     /// A handler piped to a sealed promise while the sealing thread is still running the earlier handlers must not
     /// overtake them (Promises/A+ 2.2.6). The middle handler holds the sealing thread until the first one, already

@@ -1,12 +1,13 @@
 import Dispatch
 import Foundation
 import PromiseKitStyle
+import TestSupport
 import Testing
 
 /// True when `PROMISES_STRESS=1`: the long runs repeat many more times.
 let stressRun = ProcessInfo.processInfo.environment["PROMISES_STRESS"] == "1"
 
-@Suite("Long chains")
+@Suite("Long chains", .offThePool)
 struct LongChainTests {
     static let length = 1_000_000
 

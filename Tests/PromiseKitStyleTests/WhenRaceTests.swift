@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PromiseKitStyle
+import TestSupport
 import Testing
 
 @Suite("when, race, after and hang")
@@ -176,7 +177,7 @@ struct WhenRaceTests {
         #expect(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds >= 40_000_000)
     }
 
-    @Test func hangOffTheMainThreadWaits() throws {
+    @Test(.offThePool) func hangOffTheMainThreadWaits() throws {
         let (promise, resolver) = Promise<Int>.pending()
         concurrentQueue.asyncAfter(deadline: .now() + 0.02) { resolver.fulfill(9) }
         #expect(try hang(promise) == 9)
