@@ -120,14 +120,20 @@ final class ClauseContext: @unchecked Sendable {
     let adapter: ErasedAdapter
     let deadline: DispatchTime
     let stress: Bool
+    /// How long the clause waits to see that something does not happen (see ``Conformance/defaultGrace``).
+    let grace: Duration
     /// How long "eventually" is, in the cases that settle a promise after a delay.
     let later: DispatchTimeInterval = .milliseconds(30)
     private var caseName: String?
+    /// How many times the clause waited the grace period.
+    private(set) var graceWaits = 0
+    private let queues = Locked<[DispatchQueue]>([])
 
-    init(adapter: ErasedAdapter, deadline: DispatchTime, stress: Bool) {
+    init(adapter: ErasedAdapter, deadline: DispatchTime, stress: Bool, grace: Duration) {
         self.adapter = adapter
         self.deadline = deadline
         self.stress = stress
+        self.grace = grace
     }
 
     func failure(_ message: String) -> ClauseFailure {
@@ -146,9 +152,20 @@ final class ClauseContext: @unchecked Sendable {
         try body()
     }
 
-    /// Waits long enough for a misbehaviour (an early or a repeated call) to show.
+    /// Waits long enough for a misbehaviour (an early or a repeated call, a settlement that must not happen) to show.
+    ///
+    /// First every queue the clause made, and Dispatch's global queue (where most libraries run handlers that have
+    /// no queue), runs one block sent now: whatever a misbehaving library had queued there before it has then at
+    /// least started, however busy the machine is. Then the clause sleeps ``grace``, for work that was on its way.
     func waitGrace() {
-        Thread.sleep(forTimeInterval: 0.03)
+        graceWaits += 1
+        let flushed = DispatchGroup()
+        for queue in queues.withLock({ $0 }) + [.global()] {
+            queue.async(group: flushed, flags: .barrier) {}
+        }
+        _ = flushed.wait(timeout: deadline)
+        let (seconds, attoseconds) = grace.components
+        Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
     }
 
     // MARK: Promises
@@ -263,7 +280,9 @@ final class ClauseContext: @unchecked Sendable {
 
     /// A queue the suite can recognise from inside a handler.
     func markedQueue(_ label: String, concurrent: Bool = false) -> MarkedQueue {
-        MarkedQueue(label: label, concurrent: concurrent)
+        let marked = MarkedQueue(label: label, concurrent: concurrent)
+        queues.withLock { $0.append(marked.queue) }
+        return marked
     }
 }
 

@@ -47,12 +47,16 @@ public struct ClauseResult: Sendable, CustomStringConvertible {
     public let status: ClauseStatus
     /// How long the clause took to run.
     public let duration: Duration
+    /// How many times the clause waited the grace period to see that something did not happen
+    /// (``Conformance/defaultGrace``); 0 for a clause that only waits for what must happen.
+    public let graceWaits: Int
 
     /// Creates a result.
-    public init(clause: Clause, status: ClauseStatus, duration: Duration = .zero) {
+    public init(clause: Clause, status: ClauseStatus, duration: Duration = .zero, graceWaits: Int = 0) {
         self.clause = clause
         self.status = status
         self.duration = duration
+        self.graceWaits = graceWaits
     }
 
     /// `id title: status`.

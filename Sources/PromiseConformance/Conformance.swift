@@ -15,7 +15,20 @@ public enum Conformance {
     public static let clauseStackSize = 1 << 20
 
     /// The default time limit of one clause.
+    ///
+    /// It guards against an implementation that hangs: a clause that is still running when it expires fails with
+    /// "timed out". A clause that does heavy work (``Clause/all``'s `swift.deepChain` builds chains of 100,000
+    /// handlers) needs more of it on a slow machine, or on one whose cores are busy with other work.
     public static let defaultTimeout: Duration = .seconds(30)
+
+    /// The default grace period: how long a clause waits to see that something does *not* happen.
+    ///
+    /// A clause checking that a handler is called at most once, is not called early, or that a promise stays pending
+    /// cannot wait for the absence of an event. It first lets every queue the clause used, and Dispatch's global
+    /// queue, run a block sent after the event it expected (so that work a misbehaving implementation had already
+    /// queued has started, however busy the machine), then sleeps the grace period. Each ``ClauseResult`` counts how
+    /// many such waits its clause made (``ClauseResult/graceWaits``).
+    public static let defaultGrace: Duration = .milliseconds(30)
 
     /// Runs `clauses` over the implementation behind `adapter`, one after the other.
     ///
@@ -23,36 +36,43 @@ public enum Conformance {
     ///   - clauses: the clauses to run, ``Clause/all`` by default.
     ///   - timeout: the time limit of each clause.
     ///   - stress: run the race clauses with many more iterations; defaults to `PROMISES_STRESS=1` in the environment.
+    ///   - grace: how long a clause waits to see that something does not happen (``defaultGrace``).
     public static func run<A: PromiseAdapter>(
-        _ adapter: A, clauses: [Clause] = Clause.all, timeout: Duration = defaultTimeout, stress: Bool? = nil
+        _ adapter: A, clauses: [Clause] = Clause.all, timeout: Duration = defaultTimeout, stress: Bool? = nil,
+        grace: Duration = defaultGrace
     ) async -> ConformanceReport {
         let erased = ErasedAdapter(adapter)
         var results: [ClauseResult] = []
         for clause in clauses {
-            results.append(await run(erased, clause, timeout: timeout, stress: stress ?? stressFromEnvironment))
+            results.append(
+                await run(erased, clause, timeout: timeout, stress: stress ?? stressFromEnvironment, grace: grace))
         }
         return ConformanceReport(adapterName: adapter.name, capabilities: adapter.capabilities, results: results)
     }
 
     /// Runs one clause over the implementation behind `adapter`.
     public static func run<A: PromiseAdapter>(
-        _ adapter: A, clause: Clause, timeout: Duration = defaultTimeout, stress: Bool? = nil
+        _ adapter: A, clause: Clause, timeout: Duration = defaultTimeout, stress: Bool? = nil,
+        grace: Duration = defaultGrace
     ) async -> ClauseResult {
-        await run(ErasedAdapter(adapter), clause, timeout: timeout, stress: stress ?? stressFromEnvironment)
+        await run(
+            ErasedAdapter(adapter), clause, timeout: timeout, stress: stress ?? stressFromEnvironment, grace: grace)
     }
 
     static var stressFromEnvironment: Bool {
         ProcessInfo.processInfo.environment["PROMISES_STRESS"] == "1"
     }
 
-    static func run(_ adapter: ErasedAdapter, _ clause: Clause, timeout: Duration, stress: Bool) async -> ClauseResult {
+    static func run(
+        _ adapter: ErasedAdapter, _ clause: Clause, timeout: Duration, stress: Bool, grace: Duration
+    ) async -> ClauseResult {
         let missing = clause.requires.subtracting(adapter.capabilities)
         guard missing.isEmpty else {
             return ClauseResult(clause: clause, status: .notApplicable("needs capability \(missing)"))
         }
         let clock = ContinuousClock()
         let start = clock.now
-        let failure = await execute(clause, adapter, timeout: timeout, stress: stress)
+        let (failure, graceWaits) = await execute(clause, adapter, timeout: timeout, stress: stress, grace: grace)
         let status: ClauseStatus
         switch (adapter.deviations[clause.id], failure) {
         case (nil, nil): status = .passed
@@ -60,19 +80,20 @@ public enum Conformance {
         case (let reason?, nil): status = .failed("declared deviation not observed (declared: \(reason))")
         case (let reason?, let observed?): status = .deviation("\(reason) (observed: \(observed))")
         }
-        return ClauseResult(clause: clause, status: status, duration: clock.now - start)
+        return ClauseResult(clause: clause, status: status, duration: clock.now - start, graceWaits: graceWaits)
     }
 
-    /// Runs the clause body on its own thread; returns nil when it passed, else the failure message.
+    /// Runs the clause body on its own thread; returns nil when it passed, else the failure message, and the number of
+    /// grace waits the clause made.
     private static func execute(
-        _ clause: Clause, _ adapter: ErasedAdapter, timeout: Duration, stress: Bool
-    ) async -> String? {
+        _ clause: Clause, _ adapter: ErasedAdapter, timeout: Duration, stress: Bool, grace: Duration
+    ) async -> (String?, Int) {
         let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
         let deadline = DispatchTime.now() + .nanoseconds(Int(nanoseconds))
         return await withCheckedContinuation { continuation in
             let once = Once()
             let thread = Thread {
-                let context = ClauseContext(adapter: adapter, deadline: deadline, stress: stress)
+                let context = ClauseContext(adapter: adapter, deadline: deadline, stress: stress, grace: grace)
                 var message: String?
                 do {
                     try clause.body(context)
@@ -81,7 +102,7 @@ public enum Conformance {
                 } catch {
                     message = "unexpected error \(error)"
                 }
-                if once.claim() { continuation.resume(returning: message) }
+                if once.claim() { continuation.resume(returning: (message, context.graceWaits)) }
             }
             thread.name = "PromiseConformance \(clause.id)"
             thread.stackSize = clauseStackSize
@@ -89,7 +110,7 @@ public enum Conformance {
             // The watchdog: a clause stuck outside the suite's own waits (in the implementation) still ends.
             DispatchQueue.global().asyncAfter(deadline: deadline + .seconds(2)) {
                 if once.claim() {
-                    continuation.resume(returning: "timed out after \(timeout) (the clause did not return)")
+                    continuation.resume(returning: ("timed out after \(timeout) (the clause did not return)", 0))
                 }
             }
         }

@@ -16,9 +16,9 @@ import Testing
 @discardableResult
 public func expectConformance<A: PromiseAdapter>(
     _ adapter: A, _ clause: Clause, timeout: Duration = Conformance.defaultTimeout,
-    sourceLocation: SourceLocation = #_sourceLocation
+    grace: Duration = Conformance.defaultGrace, sourceLocation: SourceLocation = #_sourceLocation
 ) async -> ClauseResult {
-    let result = await Conformance.run(adapter, clause: clause, timeout: timeout)
+    let result = await Conformance.run(adapter, clause: clause, timeout: timeout, grace: grace)
     if case .failed(let message) = result.status {
         Issue.record("\(adapter.name) fails \(clause.id) (\(clause.title)): \(message)", sourceLocation: sourceLocation)
     }
@@ -37,9 +37,9 @@ public func expectConformance<A: PromiseAdapter>(
 @discardableResult
 public func expectConformance<A: PromiseAdapter>(
     _ adapter: A, clauses: [Clause] = Clause.all, timeout: Duration = Conformance.defaultTimeout,
-    sourceLocation: SourceLocation = #_sourceLocation
+    grace: Duration = Conformance.defaultGrace, sourceLocation: SourceLocation = #_sourceLocation
 ) async -> ConformanceReport {
-    let report = await Conformance.run(adapter, clauses: clauses, timeout: timeout)
+    let report = await Conformance.run(adapter, clauses: clauses, timeout: timeout, grace: grace)
     for failure in report.failures {
         Issue.record(
             "\(adapter.name) fails \(failure.clause.id) (\(failure.clause.title)): \(failure.status.message ?? "")",

@@ -85,6 +85,7 @@ public struct Matrix: Sendable {
             let status: String
             let message: String?
             let seconds: Double
+            let graceWaits: Int
         }
         struct ReportEntry: Encodable {
             let name: String
@@ -119,7 +120,7 @@ public struct Matrix: Sendable {
                         let (seconds, attoseconds) = result.duration.components
                         return ResultEntry(
                             clause: result.clause.id, status: status, message: result.status.message,
-                            seconds: Double(seconds) + Double(attoseconds) / 1e18)
+                            seconds: Double(seconds) + Double(attoseconds) / 1e18, graceWaits: result.graceWaits)
                     })
             })
         let encoder = JSONEncoder()

@@ -26,9 +26,21 @@ import Testing
 
     @Test(arguments: Flaw.allCases)
     func failsExactlyTheClausesItBreaks(_ flaw: Flaw) async throws {
-        // A flaw that drops handlers makes every clause wait for its whole time limit: keep that short.
-        let timeout: Duration = flaw == .dropsLateHandlers ? .seconds(1) : TestEnvironment.clauseTimeout
-        let report = await Conformance.run(FlawedAdapter(flaw: flaw), timeout: timeout)
+        // A flaw that drops handlers makes every clause it breaks wait for its whole time limit: keep that short for
+        // those. No load can make a dropped handler run, so they fail whatever the limit; the one clause expected to
+        // pass gets the hang guard like any other.
+        let report: ConformanceReport
+        if flaw == .dropsLateHandlers {
+            let adapter = FlawedAdapter(flaw: flaw)
+            let passing = Clause.all.filter { $0.id == "2.3.1" }
+            let short = await Conformance.run(
+                adapter, clauses: Clause.all.filter { $0.id != "2.3.1" }, timeout: .seconds(1))
+            let long = await Conformance.run(adapter, clauses: passing, timeout: TestEnvironment.clauseTimeout)
+            report = ConformanceReport(
+                adapterName: adapter.name, capabilities: adapter.capabilities, results: short.results + long.results)
+        } else {
+            report = await Conformance.run(FlawedAdapter(flaw: flaw), timeout: TestEnvironment.clauseTimeout)
+        }
         let failed = Set(report.failures.map(\.clause.id))
         let expected = try #require(Self.expectedFailures[flaw])
         #expect(failed == expected, "\(report)")

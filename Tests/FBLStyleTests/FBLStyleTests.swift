@@ -29,8 +29,9 @@ struct TestError: Error, Equatable {
 /// An error class, to check that the same instance passes through.
 final class IdentityError: Error, @unchecked Sendable {}
 
-/// Generous limit for anything the tests wait for.
-let patience: TimeInterval = 30 * TestEnvironment.limitScale
+/// The limit for anything the tests wait for: the hang guard, because `waitForPromises` waits for every FBLStyle
+/// promise of the process, other tests' included.
+let patience: TimeInterval = TestEnvironment.hangGuard
 
 extension Promise {
     /// The resolution, awaited with a generous safety timeout so that a broken promise fails instead of hanging.

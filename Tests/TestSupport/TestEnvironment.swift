@@ -17,4 +17,12 @@ public enum TestEnvironment {
 
     /// How much longer than in a normal run a wait may take: 10 under the thread sanitizer or in stress mode, else 1.
     public static let limitScale: Double = isThreadSanitized || isStress ? 10 : 1
+
+    /// The longest a test waits for something that must happen and only takes CPU time to get there (a conformance
+    /// clause building 100,000-step chains, FBLStyle's process-wide group emptying): 120 s, times ``limitScale``.
+    ///
+    /// It guards against hangs only. `swift test` runs every test of the process at once, so such work shares the
+    /// cores with all the others and with whatever else the machine runs: on 2 cores with three busy processes beside
+    /// it, a clause that takes 3 s of CPU alone took over 30 s. A test never checks that work was fast.
+    public static let hangGuard: Double = 120 * limitScale
 }
