@@ -29,6 +29,18 @@ public struct Clause: Sendable, Hashable, Identifiable, CustomStringConvertible 
         self.body = body
     }
 
+    /// Whether the clause checks that something does *not* happen (a second or an early call, a second outcome, a
+    /// promise that must stay pending), and so waits the grace period (``Conformance/defaultGrace``) after what it
+    /// expected: every clause but those that only wait for what must happen (values and reasons passed on, handlers
+    /// not run inside `then`, adoption of settled promises, 2.3.1's rejection, `swift.queue`, `swift.deepChain` and
+    /// `swift.release`). ``ClauseResult/graceWaits`` counts the waits of one run.
+    public var waitsForAbsence: Bool { !Self.waitingOnlyForWhatMustHappen.contains(id) }
+
+    private static let waitingOnlyForWhatMustHappen: Set<String> = [
+        "2.2.2.1", "2.2.3.1", "2.2.4", "2.2.7.1", "2.2.7.2", "2.3.1", "2.3.2.2", "2.3.2.3", "swift.queue",
+        "swift.deepChain", "swift.release",
+    ]
+
     /// `id title`.
     public var description: String { "\(id) \(title)" }
 

@@ -8,5 +8,7 @@ import Testing
     func conformance(_ clause: Clause) async {
         let result = await expectConformance(ReferenceAdapter(), clause, timeout: TestEnvironment.clauseTimeout)
         #expect(result.status == .passed, "\(result)")
+        // What the clause's documentation says about waiting for an absence is what it does.
+        #expect((result.graceWaits > 0) == clause.waitsForAbsence, "\(clause.id) waited \(result.graceWaits) times")
     }
 }
