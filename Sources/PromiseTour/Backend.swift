@@ -53,9 +53,11 @@ final class Request: @unchecked Sendable {
     }
 
     /// Starts the request; `completion` is called once, on a network thread (or here if it was cancelled already).
+    /// `started` runs right after the request has started, before its response is scheduled: whatever it does (scenario
+    /// 5 taps Cancel there) happens before the response, however long the machine keeps this thread waiting.
     fileprivate func start(
         latency: Int, outcome: @escaping @Sendable () throws -> Any,
-        completion: @escaping (Result<Any, any Error>) -> Void
+        completion: @escaping (Result<Any, any Error>) -> Void, started: (() -> Void)?
     ) {
         let alreadyCancelled = lock.withLock { () -> Bool in
             self.completion = completion
@@ -67,6 +69,7 @@ final class Request: @unchecked Sendable {
         }
         backend.note("→ \(name)")
         backend.inFlight.enter()
+        started?()
         backend.network.asyncAfter(deadline: .now() + .milliseconds(latency)) {
             self.backend.afterRecovery(if: self.name == "fetch slow") {
                 defer { self.backend.inFlight.leave() }
@@ -165,7 +168,8 @@ final class Backend: @unchecked Sendable {
         if now { response() }
     }
 
-    /// Runs `action` once, right after the request called `name` starts (scenario 5 cancels from there).
+    /// Runs `action` once, right after the request called `name` starts and before its response is scheduled
+    /// (scenario 5 cancels from there).
     func whenStarted(_ name: String, _ action: @escaping () -> Void) {
         lock.withLock { hooks[name] = action }
     }
@@ -190,8 +194,8 @@ final class Backend: @unchecked Sendable {
     ) -> Request {
         let request = Request(backend: self, name: name)
         let typed: (Result<Any, any Error>) -> Void = { result in completion(result.map { $0 as! T }) }
-        request.start(latency: latency ?? self.latency, outcome: { try outcome() }, completion: typed)
-        if let hook = lock.withLock({ hooks.removeValue(forKey: name) }) { hook() }
+        let hook = lock.withLock { hooks.removeValue(forKey: name) }
+        request.start(latency: latency ?? self.latency, outcome: { try outcome() }, completion: typed, started: hook)
         return request
     }
 

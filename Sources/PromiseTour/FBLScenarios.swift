@@ -71,7 +71,7 @@ func showReport(_ store: FBLStore, ui: DispatchQueue = .main) -> Promise<String>
 func openArticle(_ store: FBLStore, cancellation: Promise<String>) -> Promise<String> {
     store.fetch("article").then(on: store.background) { article -> Promise<String> in
         store.note("got \(article); load its images")
-        return race(on: store.background, store.fetch("images"), cancellation)  // reject `cancellation` to stop
+        return race(on: store.background, cancellation, store.fetch("images"))  // reject `cancellation` to stop
     }.then(on: store.background) { images -> String in
         store.note("render \(images)")  // never runs once `cancellation` is rejected
         return images

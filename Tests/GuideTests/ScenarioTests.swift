@@ -3,8 +3,11 @@
 // orders that the code guarantees are checked, never timings.
 
 import Dispatch
+import Foundation
 import PromiseKitStyle
 import Testing
+
+import struct TestSupport.OffThePool
 
 @testable import PromiseTour
 
@@ -121,6 +124,24 @@ struct ScenarioTests {
         #expect(recover > run.index(of: "→ fetch slow"))
         #expect(run.index(of: "← fetch slow") > recover, "the slow answer arrives after the timeout")
         #expect((run.entry("✕ fetch slow aborted") != nil) == (style == .async), "\(run.timeline)")
+    }
+}
+
+@Suite("The simulated server")
+struct BackendTests {
+    /// Scenario 5 taps Cancel from this hook: however long the tapping thread is kept waiting, the response cannot
+    /// arrive first. The hook here outlasts the request's latency three times over.
+    @Test(.offThePool) func aStartedHookRunsBeforeTheResponseIsScheduled() async {
+        let backend = Backend(timeline: Timeline(), scenario: 5, style: "test")
+        backend.whenStarted("fetch x") {
+            Thread.sleep(forTimeInterval: Double(3 * backend.latency) / 1000)
+            backend.note("hook done")
+        }
+        await withCheckedContinuation { continuation in
+            backend.fetch("x") { _ in continuation.resume() }
+        }
+        let steps = backend.timeline.all.map(\.step)
+        #expect(steps == ["→ fetch x", "hook done", "← fetch x = x-data"], "\(steps)")
     }
 }
 
