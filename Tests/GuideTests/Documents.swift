@@ -18,9 +18,12 @@ struct Document {
     /// The text with every line of a fenced code block emptied, so that each line keeps its number.
     let prose: String
 
+    /// Where each line of `prose` after the first starts.
+    private let lineStarts: [String.Index]
+
     /// The 1-based line number of `index`, an index of `prose`.
     func line(of index: String.Index) -> Int {
-        prose[..<index].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+        1 + lineStarts.prefix { $0 <= index }.count
     }
 
     /// Reads the file at `url`.
@@ -28,13 +31,15 @@ struct Document {
         self.url = url
         let text = try String(contentsOf: url, encoding: .utf8)
         var fenced = false
-        self.prose = text.components(separatedBy: "\n").map { line in
+        let prose = text.components(separatedBy: "\n").map { line in
             if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") {
                 fenced.toggle()
                 return ""
             }
             return fenced ? "" : line
         }.joined(separator: "\n")
+        self.prose = prose
+        self.lineStarts = prose.indices.filter { prose[$0] == "\n" }.map { prose.index(after: $0) }
     }
 
     /// Every Markdown file a reader of the package meets: README.md, CHANGELOG.md, docs/*.md and the DocC articles

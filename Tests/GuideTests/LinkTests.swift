@@ -52,12 +52,18 @@ private func symbol(of label: String) -> String? {
     return nil
 }
 
-/// The sentence or table cell of `text` around `range`: from the boundary before it to the boundary after it, where a
-/// boundary is a blank line, a `|`, or a full stop, question or exclamation mark followed by white space.
-private func sentence(around range: Range<String.Index>, in text: String) -> Substring {
-    let boundary = /\n[ \t]*\n|\||[.!?](?=\s)/
-    let start = text[..<range.lowerBound].matches(of: boundary).last?.range.upperBound ?? text.startIndex
-    let end = text[range.upperBound...].firstMatch(of: boundary)?.range.lowerBound ?? text.endIndex
+/// The ranges of `text` that separate sentences and table cells: blank lines, `|`, and full stops, question and
+/// exclamation marks followed by white space.
+private func sentenceBoundaries(in text: String) -> [Range<String.Index>] {
+    text.matches(of: /\n[ \t]*\n|\||[.!?](?=\s)/).map(\.range)
+}
+
+/// The sentence or table cell around `range`: from the boundary before it to the boundary after it.
+private func sentence(around range: Range<String.Index>, in text: String, boundaries: [Range<String.Index>])
+    -> Substring
+{
+    let start = boundaries.last { $0.upperBound <= range.lowerBound }?.upperBound ?? text.startIndex
+    let end = boundaries.first { $0.lowerBound >= range.upperBound }?.lowerBound ?? text.endIndex
     return text[start..<end]
 }
 
@@ -98,6 +104,7 @@ struct LinkTests {
         var lineAnchors = 0
         for document in try Document.all() {
             let prose = document.prose
+            let boundaries = sentenceBoundaries(in: prose)
             for match in prose.matches(of: /\[([^\]]*)\]\(([^)\s]+)\)/) {
                 let label = String(match.output.1)
                 let target = String(match.output.2)
@@ -117,7 +124,7 @@ struct LinkTests {
                 if fragment.hasPrefix("L"), let number = Int(fragment.dropFirst()) {
                     lineAnchors += 1
                     let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
-                    let around = sentence(around: match.range, in: prose)
+                    let around = sentence(around: match.range, in: prose, boundaries: boundaries)
                     #expect(
                         1 <= number && number <= lines.count
                             && isNamedDeclaration(lines[number - 1], label: label, sentence: around),
