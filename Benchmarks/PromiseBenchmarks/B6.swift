@@ -1,7 +1,6 @@
 // B6: a chain of 1,000,000 steps built on a pending root and then resolved at the root (inline handlers where the
-// style has them, FBLStyle on the serial queue); and whenAll / when / all over 10,000 and 100,000 pending promises
-// resolved afterwards (the ratio of the two shows whether the cost grows linearly).
-// Baseline for the chain: 1,000,000 times the B5 floor (allocate an object, call its stored closure).
+// style has them, FBLStyle on the serial queue, whose worker then runs the steps back to back).
+// Baseline: 1,000,000 times the B5 floor (allocate an object, call its stored closure).
 
 import Benchmark
 import BoltsStyle
@@ -52,26 +51,5 @@ func registerLong() {
         }
         root.fulfill(0)
         semaphore.wait()
-    }
-
-    for count in [10_000, 100_000] {
-        Benchmark("B6 whenAll \(count) BoltsStyle", configuration: perBatch(seconds: 2, maxIterations: 50)) { _ in
-            let sources = (0..<count).map { _ in BFTaskCompletionSource<Int>() }
-            let all = BFTask.whenAllResult(sources.map(\.task))
-            for source in sources { source.set(result: 1) }
-            precondition(all.result?.count == count)
-        }
-        Benchmark("B6 whenAll \(count) PromiseKitStyle", configuration: perBatch(seconds: 2, maxIterations: 50)) { _ in
-            let pairs = (0..<count).map { _ in PromiseKitStyle.Promise<Int>.pending() }
-            let all = when(fulfilled: pairs.map(\.promise))
-            for pair in pairs { pair.resolver.fulfill(1) }
-            precondition((try? all.result?.get())?.count == count)
-        }
-        Benchmark("B6 whenAll \(count) FBLStyle", configuration: perBatch(seconds: 2, maxIterations: 50)) { _ in
-            let promises = (0..<count).map { _ in FBLStyle.Promise<Int>.pending() }
-            let combined = FBLStyle.all(promises)
-            for promise in promises { promise.fulfill(1) }
-            precondition(combined.value?.count == count)
-        }
     }
 }

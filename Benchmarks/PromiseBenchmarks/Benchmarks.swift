@@ -7,4 +7,5 @@ let benchmarks: @Sendable () -> Void = {
     registerFanOut()
     registerMachinery()
     registerLong()
+    registerCombinators()
 }

@@ -21,7 +21,7 @@ var perOperation: Benchmark.Configuration {
     )
 }
 
-/// B4 and B6: one sample is one whole batch (10,000 promises, a 1,000,000-step chain, ...).
+/// B4, B6 and B7: one sample is one whole batch (10,000 promises, a 1,000,000-step chain, ...).
 func perBatch(seconds: Int = 3, maxIterations: Int = 200) -> Benchmark.Configuration {
     Benchmark.Configuration(
         metrics: [.wallClock, .mallocCountTotal],

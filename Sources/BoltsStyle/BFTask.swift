@@ -21,14 +21,12 @@
 // - The state is stored as a tag, an optional error and raw words holding the result
 //   (`BFResultStorage`), so the unspecialized `deinit` needs no generic enum metadata: that lookup
 //   was a third of the instructions of a pending task + `.immediate` continuation + `set(result:)`
-//   (2,680 -> 1,970 instructions per operation under callgrind; about 2,070 with the depth check
-//   that parks deep completions, see below; about 2,220 since a continuation is one object that
-//   its hop to a queue reuses, see `BFContinuation`).
+//   (docs/benchmarks.md, "What the performance passes changed", has the counts).
 // - Callbacks never run under the lock, so a callback may add continuations or complete other tasks.
 // - Stack depth: executors count inline nesting per thread (see `BFThreadLocal`); `.immediate`
 //   parks deep work on a per-thread trampoline and `.default` hops to a global queue; a task
-//   completed past `.immediate`'s depth limit parks itself there, so a 1,000,000-step chain costs
-//   exactly 2 allocations per step (the derived task and its `BFContinuation`). A pending
+//   completed past `.immediate`'s depth limit parks itself there, so each step of a 1,000,000-step
+//   chain allocates only the derived task and its `BFContinuation` (B6 counts them). A pending
 //   chain that is dropped is released iteratively by `deinit`, never recursively.
 // - The hot paths are `@inlinable` so that client code gets them specialized for its `TResult`;
 //   unspecialized generic code would spend most of its time looking up generic metadata.
@@ -36,9 +34,9 @@
 //   exclusive access, and the dynamic check cost about a quarter of the hot path's instructions.
 //
 // Concurrency policy: as in Bolts, user closures are plain `@escaping` closures (not `@Sendable`)
-// and results are unconstrained `TResult`, so code written for Bolts compiles unchanged in Swift 6
-// mode. `BFTask` is `@unchecked Sendable`: every stored property below is read and written only
-// under `lock`, and closures cross threads only through this lock.
+// and results are unconstrained `TResult`, so closures and results written for Bolts need not be
+// `Sendable` in Swift 6 mode. `BFTask` is `@unchecked Sendable`: every stored property below is read
+// and written only under `lock`, and closures cross threads only through this lock.
 
 /// The state of a ``BFTask``: pending, or one of the three completed outcomes.
 @usableFromInline

@@ -4,9 +4,8 @@ import Dispatch
 // straight to the queue, capturing the work, the chained promise and the resolution, instead of first wrapping them
 // in an observer closure. On a pending promise it registers `handle` as an observer like every other operator.
 // The three bodies differ in one line and are written out on purpose: one shared body taking that line as a closure
-// cost one allocation and about 430 instructions more per `then` on a resolved promise (callgrind and memcheck on a
-// release-built client: 4,947 -> 5,377 instructions and 4 -> 5 allocations for a resolved promise, one `then` hop and
-// a semaphore), because the closure's context is allocated on top of `handle`'s.
+// cost one allocation more per `then` on a resolved promise, because the closure's context is allocated on top of
+// `handle`'s (docs/benchmarks.md, "What the performance passes changed", has the measurement).
 
 extension Promise {
     /// The block type of `then`: receives the value `self` was fulfilled with.

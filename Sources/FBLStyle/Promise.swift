@@ -34,8 +34,8 @@
 // iteratively, so that dropping a chain of a million pending promises does not recurse a million `deinit`s deep.
 //
 // Concurrency. As in the original, user closures are plain `@escaping`, not `@Sendable`, and values are
-// unconstrained, so code written for Google Promises compiles unchanged in Swift 6 mode. `Promise` is
-// `@unchecked Sendable`: all mutable state is guarded by `lock`, and closures move to their queue through
+// unconstrained, so closures and values written for Google Promises need not be `Sendable` in Swift 6 mode. `Promise`
+// is `@unchecked Sendable`: all mutable state is guarded by `lock`, and closures move to their queue through
 // `nonisolated(unsafe)` locals. Whether a user closure may touch state from the queue it runs on stays the caller's
 // responsibility, exactly as with the original.
 

@@ -21,39 +21,33 @@
 // it out and runs it next. Otherwise it could run at once and overtake handlers registered before it, and handlers
 // sent to one serial queue would arrive out of order (Promises/A+ 2.2.6; the conformance suite catches it).
 //
-// WHY NOT A DISPATCHQUEUE PER PROMISE (what PromiseKit 8 does: about 9 µs for a pending promise, one handler and a
-// fulfil, dominated by creating the queue). Measured on this package's 2-core Linux builder (swiftc -O -wmo, min of
-// 9 runs of 1,000,000): allocating an object and calling one closure 32-40 ns; `sync(flags: .barrier)` on a
-// concurrent DispatchQueue 194 ns; a plain `sync` on it 104 ns. A shared pool of concurrent queues removes the
-// creation cost but still pays two barrier round trips (register, seal), about 390 ns or 10x the baseline, and makes
-// unrelated promises wait for each other. So the barrier here is one atomic word stored inline in the box: `n > 0`
-// means n readers are inside, `-1` a writer; a reader enters by incrementing a non-negative word, a writer by
-// swapping 0 for -1. The calls keep Dispatch's names, so the code reads like PromiseKit's `EmptyBox` (the tests hold
+// WHY NOT A DISPATCHQUEUE PER PROMISE (what PromiseKit 8 does). Creating the queue is most of what a pending promise
+// with one handler costs on Linux, and a barrier round trip on a concurrent DispatchQueue costs several times an
+// allocation. A shared pool of concurrent queues removes the creation cost but still pays two barrier round trips
+// (register, seal), and makes unrelated promises wait for each other. (docs/benchmarks.md, "Why PromiseKitStyle's
+// barrier is not a `DispatchQueue`", has the measurements.) So the barrier here is one atomic word stored inline in
+// the box: `n > 0` means n readers are inside, `-1` a writer; a reader enters by incrementing a non-negative word, a
+// writer by swapping 0 for -1. The calls keep Dispatch's names, so the code reads like PromiseKit's `EmptyBox` (the tests hold
 // a `QueueBox` spelled with a real DispatchQueue for comparison). Critical sections are a few loads and stores, so
 // waiting spins briefly and then yields the thread.
 //
 // Promise and Guarantee inherit from the box (one object per promise, not two) and `Resolver` is a struct, so a
 // pending promise with one handler allocates the promise and the handler's closure and nothing else: no
-// DispatchQueue, lock object or array (an array only for a second handler). Measured the same way: pending + one
-// `on: nil` handler via `pipe` + fulfil 104 ns (3.2x the 32 ns baseline); the same through `done(on: nil)`, which
-// also creates the promise `done` returns, 160 ns (4.9x).
+// DispatchQueue, lock object or array (an array only for a second handler).
 //
 // INLINABLE HOT PATH. A user's release build (SwiftPM's `-c release`: whole-module, no `-cross-module-optimization`)
 // sees only this module's interface, so the barrier, the handler list, `pipe`/`seal`, `then`/`map`/`done`, `pending`
 // and `Resolver.fulfill` are `@inlinable`: the client specializes them for its `T`, and the closure `done` registers
-// captures nothing the optimizer cannot keep in one context. Measured with `Benchmarks/` (B5, pending promise + one
-// `done(on: nil)` + fulfil, medians on the 2-core builder): 544 ns and 3 allocations (11.6x the 47 ns floor) before,
-// 246 ns and 2 allocations (5.2x) after. The fields touched under the barrier are `@exclusivity(unchecked)`: the
-// barrier already makes access exclusive.
+// captures nothing the optimizer cannot keep in one context (B5 in docs/benchmarks.md measures that path). The fields
+// touched under the barrier are `@exclusivity(unchecked)`: the barrier already makes access exclusive.
 //
 // NO GENERIC METADATA IN DEINIT. `deinit` is one unspecialized function for every `R`; a stored `R?` made it look up
 // `Optional<R>`'s metadata for each box freed. The sealed value is therefore kept as raw words (`SealedStorage`) next
 // to `isSealed`, and destroyed with `R`'s own value witness. With that, unchecked exclusivity in the trampoline and
-// `final` stored properties (the client's inlined code otherwise called their getters through the vtable), callgrind
-// counts 4,124 -> 2,121 instructions for a pending promise + `done(on: nil)` + fulfil (B5: about 4x the floor).
-// A handler that hops to a queue hands Dispatch one block converted from the handler's closure literal
-// (`DispatchQueue.dispatch`): B4, 10,000 pending promises with a `done(on: queue)` each, went from 8.8 to 6.8
-// allocations per promise.
+// `final` stored properties (the client's inlined code otherwise called their getters through the vtable), the
+// instructions of a pending promise + `done(on: nil)` + fulfil roughly halved. A handler that hops to a queue hands
+// Dispatch one block converted from the handler's closure literal (`DispatchQueue.dispatch`), which saves two
+// allocations per hop. (docs/benchmarks.md, "What the performance passes changed", has the counts.)
 //
 // STACK DEPTH. A handler registered with `on: nil` runs inline on the thread that seals, and may seal the next
 // promise, whose inline handlers seal the next... `HandlerTrampoline` counts that nesting per thread and, past a
@@ -61,9 +55,9 @@
 // a long pending chain is flattened the same way (see `PMKBox.deinit`).
 //
 // CONCURRENCY POLICY. As in PromiseKit, user closures are plain `@escaping` (not `@Sendable`) and values are
-// unconstrained `T`, so PromiseKit code compiles unchanged in Swift 6 mode. The promise types are
-// `@unchecked Sendable`: the barrier makes their state thread-safe. Closures cross threads only inside this module
-// (for instance in `UncheckedSendable` when a handler hops to a DispatchQueue).
+// unconstrained `T`, so closures and values written for PromiseKit need not be `Sendable` in Swift 6 mode. The
+// promise types are `@unchecked Sendable`: the barrier makes their state thread-safe. Closures cross threads only
+// inside this module (for instance in `UncheckedSendable` when a handler hops to a DispatchQueue).
 
 import Synchronization
 

@@ -5,16 +5,10 @@
 //
 // and the region is the lines between `// guide:begin bolts-1` and `// guide:end bolts-1` in that file (indentation
 // common to all its lines removed). ScenarioTests runs those samples; this suite checks the guide shows them verbatim,
-// that it shows no Swift code that is not such a region, and that it shows every region. It also checks the guide's
-// links: files exist, `#L<n>` anchors point at a line that contains the linked name, headings exist.
+// that it shows no Swift code that is not such a region, and that it shows every region. (LinkTests checks the links.)
 
 import Foundation
-import TestSupport
 import Testing
-
-/// The root of the package, found from this file's path.
-private let packageRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// A Swift code block of the guide and the region it claims to copy.
 private struct GuideBlock {
@@ -103,58 +97,5 @@ struct GuideSampleTests {
                 #expect(shown.contains("\(file)#\(name)"), "\(file)#\(name) is not in docs/guide.md")
             }
         }
-    }
-}
-
-/// GitHub's anchor for a Markdown heading.
-private func slug(_ heading: String) -> String {
-    String(
-        heading.lowercased().compactMap { character -> Character? in
-            if character == " " { return "-" }
-            if character.isLetter || character.isNumber || character == "-" || character == "_" { return character }
-            return nil
-        })
-}
-
-/// The anchors of the headings of the Markdown file at `path`.
-private func anchors(of path: URL) throws -> Set<String> {
-    let text = try String(contentsOf: path, encoding: .utf8)
-    return Set(
-        text.components(separatedBy: "\n").filter { $0.hasPrefix("#") }
-            .map { slug(String($0.drop { $0 == "#" }.dropFirst())) })
-}
-
-@Suite("docs/guide.md links")
-struct GuideLinkTests {
-    @Test(.offThePool) func everyLinkResolves() throws {
-        let guide = packageRoot.appendingPathComponent("docs/guide.md")
-        let text = try String(contentsOf: guide, encoding: .utf8)
-        let link = /\[([^\]]*)\]\(([^)\s]+)\)/
-        var checked = 0
-        for match in text.matches(of: link) {
-            let label = String(match.output.1)
-            let target = String(match.output.2)
-            if target.hasPrefix("http") { continue }
-            let parts = target.split(separator: "#", maxSplits: 1).map(String.init)
-            let file =
-                target.hasPrefix("#") ? guide : guide.deletingLastPathComponent().appendingPathComponent(parts[0])
-            let fragment = target.hasPrefix("#") ? String(target.dropFirst()) : parts.count > 1 ? parts[1] : nil
-            #expect(FileManager.default.fileExists(atPath: file.path), "\(target): no such file")
-            checked += 1
-            guard let fragment else { continue }
-            if fragment.hasPrefix("L"), let number = Int(fragment.dropFirst()) {
-                let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
-                try #require(number <= lines.count, "\(target): the file has \(lines.count) lines")
-                // `BFThreadLocal.runInline` names `runInline`, `waitForPromises(timeout:)` names `waitForPromises`.
-                let symbol = label.trimmingCharacters(in: CharacterSet(charactersIn: "`"))
-                let name = symbol.prefix { $0 != "(" }.split(separator: ".").last.map(String.init) ?? symbol
-                if label.hasPrefix("`"), !symbol.contains(" "), !symbol.hasSuffix(".swift") {
-                    #expect(lines[number - 1].contains(name), "\(target): line \(number) does not mention \(name)")
-                }
-            } else {
-                #expect(try anchors(of: file).contains(fragment), "\(target): no such heading")
-            }
-        }
-        #expect(checked > 50)
     }
 }
