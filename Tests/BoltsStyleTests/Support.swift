@@ -1,5 +1,6 @@
 import BoltsStyle
 import Foundation
+import TestSupport
 import Testing
 
 /// Test error with an identity, to check that errors pass through as the same value.
@@ -10,8 +11,8 @@ struct TestError: Error, Equatable {
 /// Another error type, for the typed error continuations.
 struct OtherError: Error, Equatable {}
 
-/// A generous timeout for waits on a loaded machine.
-let generousTimeout: TimeInterval = 30
+/// The limit of every wait for something that must happen: the hang guard (see `TestEnvironment.hangGuard`).
+let generousTimeout: TimeInterval = TestEnvironment.hangGuard
 
 /// A lock-protected counter for closures that run on several threads.
 final class Counter: @unchecked Sendable {

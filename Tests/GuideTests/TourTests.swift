@@ -82,7 +82,7 @@ struct TourExecutableTests {
         try process.run()
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(
-            exited.wait(timeout: .now() + 60 * TestEnvironment.limitScale) == .success, "promise-tour did not terminate"
+            exited.wait(timeout: .now() + TestEnvironment.hangGuard) == .success, "promise-tour did not terminate"
         )
         #expect(process.terminationStatus == 0, "\(output)")
         for style in TourStyle.allCases {

@@ -4,6 +4,7 @@ import FBLStyle
 import Foundation
 import PromiseBridge
 import PromiseKitStyle
+import TestSupport
 import Testing
 
 // Every sample of the DocC catalog, as written there (the catalog's `queue` is `sampleQueue`).
@@ -55,7 +56,7 @@ func loadUser(_ id: Int) async throws -> User {
     return User(id: id, name: "user\(id)")
 }
 
-@Suite("DocC samples", .timeLimit(.minutes(1)))
+@Suite("DocC samples", .timeLimit(.minutes(TestEnvironment.hangGuardMinutes)))
 struct ArticleSampleTests {
     let queue = sampleQueue
 

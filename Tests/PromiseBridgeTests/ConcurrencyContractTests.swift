@@ -5,6 +5,7 @@ import Foundation
 import PromiseBridge
 import PromiseKitStyle
 import Synchronization
+import TestSupport
 import Testing
 
 // The contract every style's Swift concurrency API keeps, checked the same way for each:
@@ -90,7 +91,7 @@ final class Flag: Sendable {
     var isSet: Bool { value.load(ordering: .acquiring) }
 }
 
-@Suite("Swift concurrency: the same contract in every style", .timeLimit(.minutes(1)))
+@Suite("Swift concurrency: the same contract in every style", .timeLimit(.minutes(TestEnvironment.hangGuardMinutes)))
 struct ConcurrencyContractTests {
     // MARK: async()
 

@@ -4,9 +4,10 @@ import FBLStyle
 import Foundation
 import PromiseBridge
 import PromiseKitStyle
+import TestSupport
 import Testing
 
-@Suite("Cancellation across styles and Swift tasks", .timeLimit(.minutes(1)))
+@Suite("Cancellation across styles and Swift tasks", .timeLimit(.minutes(TestEnvironment.hangGuardMinutes)))
 struct CrossStyleCancellationTests {
     // MARK: BoltsStyle: cancellation through a token
 

@@ -200,7 +200,7 @@ struct ConfigurationTests {
                         }
                     }
                 }
-                let completed = finished.wait(timeout: .now() + 30)
+                let completed = finished.wait(timeout: .now() + TestEnvironment.hangGuard)
                 #expect(completed == .success, "round \(round)")
                 #expect(runs.total == handlersPerRound + 1, "round \(round)")
                 #expect(promise.isResolved)

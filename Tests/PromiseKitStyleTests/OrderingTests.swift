@@ -23,11 +23,11 @@ struct OrderingTests {
             thirdAdded.signal()
         }.cauterize()
         promise.done(on: nil) { _ in
-            _ = thirdAdded.wait(timeout: .now() + 30)
+            _ = thirdAdded.wait(timeout: .now() + TestEnvironment.hangGuard)
         }.cauterize()
         promise.done(on: queue) { _ in log.add("2") }.cauterize()
         resolver.fulfill(1)
-        #expect(allRan.wait(timeout: .now() + 30) == .success)
+        #expect(allRan.wait(timeout: .now() + TestEnvironment.hangGuard) == .success)
         queue.sync {}
         #expect(log.all == ["1", "2", "3"])
     }

@@ -25,4 +25,7 @@ public enum TestEnvironment {
     /// cores with all the others and with whatever else the machine runs: on 2 cores with three busy processes beside
     /// it, a clause that takes 3 s of CPU alone took over 30 s. A test never checks that work was fast.
     public static let hangGuard: Double = 120 * limitScale
+
+    /// ``hangGuard`` in whole minutes, for Swift Testing's `.timeLimit(.minutes(_:))`.
+    public static let hangGuardMinutes = Int((hangGuard / 60).rounded(.up))
 }
