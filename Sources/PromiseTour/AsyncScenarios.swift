@@ -1,4 +1,4 @@
-// The six scenarios of docs/guide.md with async/await, for contrast. The regions between `guide:begin` and
+// The eight scenarios of docs/guide.md with async/await, for contrast. The regions between `guide:begin` and
 // `guide:end` are copied verbatim into the guide (GuideTests checks that they match); `AsyncTour.run` is how the tour
 // and the tests run them.
 
@@ -93,13 +93,19 @@ func fetchWithRetry(_ name: String, attempts: Int, _ store: AsyncStore) async th
 }
 
 func fetchWithTimeout(_ name: String, seconds: Double, _ store: AsyncStore) async throws -> String {
-    try await withThrowingTaskGroup(of: String.self) { group in
-        group.addTask { try await store.fetch(name) }
+    try await withTimeout(seconds, name) { try await store.fetch(name) }
+}
+
+func withTimeout<T: Sendable>(
+    _ seconds: Double, _ what: String, _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await operation() }
         group.addTask {
             try await Task.sleep(for: .seconds(seconds))
-            throw StoreError.timedOut(name)
+            throw StoreError.timedOut(what)
         }
-        defer { group.cancelAll() }  // the loser is cancelled: a late fetch is aborted
+        defer { group.cancelAll() }  // the loser is cancelled: a late fetch is aborted, a poll loop stops
         return try await group.next()!
     }
 }
@@ -115,9 +121,48 @@ func loadWithFallback(_ store: AsyncStore) async -> String {
 }
 // guide:end async-6
 
+// MARK: 7. A work line: at most three uploads at a time, with progress and Cancel
+
+// guide:begin async-7
+func uploadAll(_ files: [String], atMost limit: Int, _ store: AsyncStore) async -> Int {
+    await withTaskGroup(of: Bool.self) { group in
+        var done = 0
+        func count(_ uploaded: Bool) {  // one result at a time, in this task
+            guard uploaded else { return }
+            done += 1
+            store.note("progress \(done)/\(files.count)")
+        }
+        for (index, file) in files.enumerated() {
+            if index >= limit, let uploaded = await group.next() { count(uploaded) }  // wait for a free place
+            if Task.isCancelled { break }  // cancelled: start no more; the uploads in flight are aborted
+            group.addTask { (try? await store.upload(file)) != nil }
+        }
+        for await uploaded in group { count(uploaded) }
+        return done
+    }
+}
+// guide:end async-7
+
+// MARK: 8. Polling on a schedule
+
+// guide:begin async-8
+func pollUntilDone(
+    _ job: String, every interval: Double, giveUpAfter limit: Double, _ store: AsyncStore
+) async throws -> String {
+    try await withTimeout(limit, job) {
+        while try await store.status(job) != "done" {
+            store.note("next poll in \(interval) s")
+            try await Task.sleep(for: .seconds(interval))  // throws at once when the task is cancelled
+        }
+        return "done"
+    }
+}
+// guide:end async-8
+
 /// Runs the async/await version of each scenario for the tour and the tests.
 enum AsyncTour {
     static func run(_ scenario: Int, _ store: AsyncStore, ui: UITarget) async throws -> String {
+        let story = store.backend.story  // what happens in scenarios 7 and 8
         switch scenario {
         case 1:
             return try await showScreen(store)
@@ -134,19 +179,24 @@ enum AsyncTour {
             case .standIn(_, let actor): return try await showReport(store, ui: actor)
             }
         case 5:
-            let cancelled = CancelFlag()
-            let running = Locked<Task<String, any Error>?>(nil)
-            store.backend.whenStarted("fetch images") {
-                store.note("user taps Cancel")
-                cancelled.cancel()
-                running.get()?.cancel()
-            }
+            let button = store.backend.cancelButton(tappedAfter: "→ fetch images")
             let task = Task { try await openArticle(store) }
-            running.set(task)
-            if cancelled.isCancelled { task.cancel() }
+            button.connect { task.cancel() }
             return try await task.value
-        default:
+        case 6:
             return await loadWithFallback(store)
+        case 7:
+            let button = store.backend.cancelButton(tappedAfter: story.cancelUploadsAfter)
+            let task = Task { await uploadAll(story.files, atMost: story.uploadsAtOnce, store) }
+            button.connect { task.cancel() }
+            return story.summary(uploaded: await task.value)
+        default:
+            let button = store.backend.cancelButton(tappedAfter: story.cancelPollingAfter)
+            let task = Task {
+                try await pollUntilDone(story.job, every: story.pollInterval, giveUpAfter: story.pollLimit, store)
+            }
+            button.connect { task.cancel() }
+            return try await task.value
         }
     }
 }

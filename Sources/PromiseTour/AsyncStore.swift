@@ -43,6 +43,14 @@ struct AsyncStore {
     func delete(_ item: String) async throws {
         try await perform { backend.delete(item, completion: $0) }
     }
+
+    func upload(_ file: String) async throws {
+        try await perform { backend.upload(file, completion: $0) }
+    }
+
+    func status(_ job: String) async throws -> String {
+        try await perform { backend.status(job, completion: $0) }
+    }
 }
 
 /// A value behind a lock, shared between a task and its cancellation handler.

@@ -31,6 +31,32 @@ final class CancelFlag: @unchecked Sendable {
     func cancel() { lock.withLock { cancelled = true } }
 }
 
+/// The user's Cancel button in the tour: a tap runs the action connected to it, at once or, if nothing is connected
+/// yet (the run has not created what it cancels), as soon as something is.
+final class CancelButton: @unchecked Sendable {
+    private let lock = NSLock()
+    private var tapped = false
+    private var action: (() -> Void)?
+
+    /// Runs the connected action, or leaves it to `connect`.
+    func tap() {
+        let toRun = lock.withLock { () -> (() -> Void)? in
+            tapped = true
+            return action
+        }
+        toRun?()
+    }
+
+    /// Connects `action`, and runs it at once if the button was tapped already.
+    func connect(_ action: @escaping () -> Void) {
+        let tappedAlready = lock.withLock { () -> Bool in
+            self.action = action
+            return tapped
+        }
+        if tappedAlready { action() }
+    }
+}
+
 /// The errors the simulated server produces.
 enum StoreError: Error, Equatable {
     /// The server could not be reached (the flaky fetch of scenario 6 fails this way at first).
@@ -52,12 +78,12 @@ final class Request: @unchecked Sendable {
         self.name = name
     }
 
-    /// Starts the request; `completion` is called once, on a network thread (or here if it was cancelled already).
-    /// `started` runs right after the request has started, before its response is scheduled: whatever it does (scenario
-    /// 5 taps Cancel there) happens before the response, however long the machine keeps this thread waiting.
+    /// Starts the request; `completion` is called once, on a network thread, or here if it was cancelled already or
+    /// the latency is 0 (an answer the server has at hand, like a cached one). What the `→` step sets off (scenario 5
+    /// taps Cancel there) runs before the response is scheduled, however long the machine keeps this thread waiting.
     fileprivate func start(
         latency: Int, outcome: @escaping @Sendable () throws -> Any,
-        completion: @escaping (Result<Any, any Error>) -> Void, started: (() -> Void)?
+        completion: @escaping (Result<Any, any Error>) -> Void
     ) {
         let alreadyCancelled = lock.withLock { () -> Bool in
             self.completion = completion
@@ -67,11 +93,10 @@ final class Request: @unchecked Sendable {
             finish(.failure(CancellationError()), step: "✕ \(name) not started: cancelled")
             return
         }
-        backend.note("→ \(name)")
         backend.inFlight.enter()
-        started?()
-        backend.network.asyncAfter(deadline: .now() + .milliseconds(latency)) {
-            self.backend.afterRecovery(if: self.name == "fetch slow") {
+        backend.note("→ \(name)")
+        let respond: @Sendable () -> Void = {
+            self.backend.whenReleased(self.name) {
                 defer { self.backend.inFlight.leave() }
                 let result = Result { try outcome() }
                 let step: String
@@ -81,6 +106,11 @@ final class Request: @unchecked Sendable {
                 }
                 self.finish(result, step: step)
             }
+        }
+        if latency == 0 {
+            respond()
+        } else {
+            backend.network.asyncAfter(deadline: .now() + .milliseconds(latency)) { respond() }
         }
     }
 
@@ -103,6 +133,7 @@ final class Request: @unchecked Sendable {
             backend.note("\(step) (dropped: the request was aborted)")
             return
         }
+        backend.requestEnded()
         backend.note(step)
         toCall(result)
     }
@@ -116,62 +147,101 @@ final class Backend: @unchecked Sendable {
     let scenario: Int
     /// The style being run.
     let style: String
+    /// What happens in scenarios 7 and 8, and the server's latency.
+    let story: Story
+    /// The latency of a request, in milliseconds (the story's).
+    var latency: Int { story.latency }
     /// Where responses arrive: a concurrent queue, like a URLSession's delegate queue.
     let network = DispatchQueue(label: "network", attributes: .concurrent)
     /// A serial queue for work that should stay off the UI.
     let background = DispatchQueue(label: "background")
-    /// The latency of one request, in milliseconds.
-    let latency: Int
 
     private let start = DispatchTime.now()
     private let lock = NSLock()
     private var records: [String: Record] = ["ada": Record(name: "ada", visits: 0)]
     private var items: Set<String> = ["a", "b", "c", "d"]
     private var failuresLeft: [String: Int] = ["flaky": 2]
+    private var polls: [String: Int] = [:]
+    private var running = 0
+    private var peak = 0
     private var hooks: [String: () -> Void] = [:]
-    private var recovered = false
-    private var heldUntilRecovery: [() -> Void] = []
+    private var released: Set<String> = []
+    private var held: [String: [() -> Void]] = [:]
     /// Entered by every request until its response has arrived (even a dropped one).
     let inFlight = DispatchGroup()
 
-    init(timeline: Timeline, scenario: Int, style: String, latency: Int = 20) {
+    /// The responses the server holds back until a step starting with the given text has been noted, so that the
+    /// guide's story is the same however loaded the machine is: the slow answer of scenario 6 comes after the 50 ms
+    /// timeout has won, and the first two uploads of scenario 7 answer only once the third has started (three are
+    /// then in flight together, whatever the scheduler does).
+    private static let holds = [
+        "fetch slow": "recover from", "upload file1": "→ upload file3", "upload file2": "→ upload file3",
+    ]
+
+    init(timeline: Timeline, scenario: Int, style: String, story: Story = Story()) {
         self.timeline = timeline
         self.scenario = scenario
         self.style = style
-        self.latency = latency
+        self.story = story
     }
 
-    /// Writes `step` to the timeline, with the calling thread and queue.
+    /// Writes `step` to the timeline, with the calling thread and queue, then runs what waited for it: held responses
+    /// (`whenReleased`) and a tap on a Cancel button (`cancelButton`).
     func note(_ step: String) {
         timeline.record(scenario: scenario, style: style, step: step, since: start)
-        if step.hasPrefix("recover from") {
-            let released = lock.withLock { () -> [() -> Void] in
-                recovered = true
-                defer { heldUntilRecovery = [] }
-                return heldUntilRecovery
-            }
-            for response in released {
-                nonisolated(unsafe) let response = response  // runs once, on the network queue
-                network.async { response() }
-            }
+        let (hook, responses) = lock.withLock { () -> ((() -> Void)?, [() -> Void]) in
+            let hook = hooks.first { step.hasPrefix($0.key) }.flatMap { hooks.removeValue(forKey: $0.key) }
+            guard let release = Self.holds.values.first(where: step.hasPrefix) else { return (hook, []) }
+            released.insert(release)
+            let names = Self.holds.filter { $0.value == release }.keys
+            return (hook, names.flatMap { held.removeValue(forKey: $0) ?? [] })
         }
+        for response in responses {
+            nonisolated(unsafe) let response = response  // runs once, on the network queue
+            network.async { response() }
+        }
+        hook?()
     }
 
-    /// Runs `response` now, or, if `hold` is true, once a step `recover from …` has been noted. The slow answer of
-    /// scenario 6 is held so: whatever the load on the machine, the 50 ms timeout always wins against it.
-    func afterRecovery(if hold: Bool, _ response: @escaping () -> Void) {
+    /// Runs `response`, the answer of the request `name`, now, or, if the server holds it back (`holds`), once the
+    /// step that releases it has been noted.
+    fileprivate func whenReleased(_ name: String, _ response: @escaping () -> Void) {
         let now = lock.withLock { () -> Bool in
-            if !hold || recovered { return true }
-            heldUntilRecovery.append(response)
+            guard let release = Self.holds[name], !released.contains(release) else { return true }
+            held[name, default: []].append(response)
             return false
         }
         if now { response() }
     }
 
-    /// Runs `action` once, right after the request called `name` starts and before its response is scheduled
-    /// (scenario 5 cancels from there).
+    /// A Cancel button that the user taps right after a step starting with `prefix` is noted, on the thread that
+    /// noted it (never, if `prefix` is `nil`): scenario 5 cancels as `→ fetch images` starts (so before the images can
+    /// arrive), scenario 7 as an upload starts, scenario 8 as it waits for its next poll. The tap is noted as `user taps
+    /// Cancel`.
+    func cancelButton(tappedAfter prefix: String?) -> CancelButton {
+        let button = CancelButton()
+        if let prefix {
+            lock.withLock {
+                hooks[prefix] = {
+                    self.note("user taps Cancel")
+                    button.tap()
+                }
+            }
+        }
+        return button
+    }
+
+    /// Runs `action` once, right after the request called `name` starts and before its response is scheduled, on the
+    /// thread that started it: whatever it does happens before the response, however long that thread is kept waiting.
     func whenStarted(_ name: String, _ action: @escaping () -> Void) {
-        lock.withLock { hooks[name] = action }
+        lock.withLock { hooks["→ \(name)"] = action }
+    }
+
+    /// A flag the user sets by tapping Cancel right after a step starting with `prefix` is noted.
+    func cancelFlag(tappedAfter prefix: String?) -> CancelFlag {
+        let flag = CancelFlag()
+        cancelButton(tappedAfter: prefix).connect(flag.cancel)
+        return flag
     }
 
     /// Waits until every request started so far has had its response (a late one included).
@@ -186,6 +256,17 @@ final class Backend: @unchecked Sendable {
         lock.withLock { items }
     }
 
+    /// The most requests that were in flight at once, each from its start until its completion was called (scenario
+    /// 7 allows three).
+    var peakRequestsInFlight: Int {
+        lock.withLock { peak }
+    }
+
+    /// Counts a request whose completion is being called: it is no longer in flight.
+    fileprivate func requestEnded() {
+        lock.withLock { running -= 1 }
+    }
+
     /// Starts a request named `name` that produces `outcome()` after `latency` milliseconds.
     @discardableResult
     func call<T>(
@@ -194,13 +275,16 @@ final class Backend: @unchecked Sendable {
     ) -> Request {
         let request = Request(backend: self, name: name)
         let typed: (Result<Any, any Error>) -> Void = { result in completion(result.map { $0 as! T }) }
-        let hook = lock.withLock { hooks.removeValue(forKey: name) }
-        request.start(latency: latency ?? self.latency, outcome: { try outcome() }, completion: typed, started: hook)
+        lock.withLock {
+            running += 1
+            peak = max(peak, running)
+        }
+        request.start(latency: latency ?? story.latency, outcome: { try outcome() }, completion: typed)
         return request
     }
 
     /// Fetches the data named `name`. `"flaky"` fails twice before it answers; `"slow"` takes 200 ms, and never
-    /// answers before the scenario has recovered from its timeout (see `afterRecovery`).
+    /// answers before the scenario has recovered from its timeout (see `holds`).
     @discardableResult
     func fetch(_ name: String, completion: @escaping (Result<String, any Error>) -> Void) -> Request {
         call(
@@ -229,6 +313,24 @@ final class Backend: @unchecked Sendable {
     @discardableResult
     func delete(_ item: String, completion: @escaping (Result<Void, any Error>) -> Void) -> Request {
         call("delete \(item)", { [self] in _ = lock.withLock { items.remove(item) } }, completion: completion)
+    }
+
+    /// Stores `file` (scenario 7).
+    @discardableResult
+    func upload(_ file: String, completion: @escaping (Result<Void, any Error>) -> Void) -> Request {
+        call("upload \(file)", {}, completion: completion)
+    }
+
+    /// Tells whether `job` is `"running"` or `"done"` (scenario 8): it is done at its `story.pollsUntilDone`th poll.
+    @discardableResult
+    func status(_ job: String, completion: @escaping (Result<String, any Error>) -> Void) -> Request {
+        story.onPoll?()
+        let poll = lock.withLock { () -> Int in
+            polls[job, default: 0] += 1
+            return polls[job]!
+        }
+        let done = poll >= story.pollsUntilDone
+        return call("status \(job)", { done ? "done" : "running" }, completion: completion)
     }
 
     private func answer(_ name: String) throws -> String {

@@ -1,4 +1,4 @@
-// The six scenarios of docs/guide.md in BoltsStyle. The regions between `guide:begin` and `guide:end` are copied
+// The eight scenarios of docs/guide.md in BoltsStyle. The regions between `guide:begin` and `guide:end` are copied
 // verbatim into the guide (GuideTests checks that they match); `BoltsTour.run` is how the tour and the tests run them.
 
 import BoltsStyle
@@ -114,9 +114,64 @@ func loadWithFallback(_ store: BoltsStore) -> BFTask<String> {
 }
 // guide:end bolts-6
 
+// MARK: 7. A work line: at most three uploads at a time, with progress and Cancel
+
+// guide:begin bolts-7
+func uploadAll(
+    _ files: [String], atMost limit: Int, _ store: BoltsStore, cancellation: BFCancellationTokenSource
+) -> BFTask<Int> {
+    let token = cancellation.token
+    let line = BFExecutor.queue(store.background)  // the line's bookkeeping runs here, one step at a time
+    var next = 0
+    var done = 0
+    func uploadNext() -> BFTask<Void> {  // one worker: uploads files one by one until none is left
+        guard next < files.count, !token.isCancellationRequested else { return BFTask(()) }
+        let file = files[next]
+        next += 1
+        return store.upload(file, cancellationToken: token).continueOnSuccessWithTask(line) { _ in
+            done += 1
+            store.note("progress \(done)/\(files.count)")
+            return uploadNext()
+        }
+    }
+    return BFTask(()).continueWithTask(line) { _ in
+        BFTask.whenAll((0..<limit).map { _ in uploadNext() })  // `limit` workers share the files
+    }.continueWith(line) { _ in done }  // cancelled or not: how many were uploaded
+}
+// guide:end bolts-7
+
+// MARK: 8. Polling on a schedule
+
+// guide:begin bolts-8
+func pollUntilDone(
+    _ job: String, every interval: Double, giveUpAfter limit: Double, _ store: BoltsStore,
+    cancellation: BFCancellationTokenSource
+) -> BFTask<String> {
+    let token = cancellation.token
+    let loop = BFExecutor.queue(store.background)  // every decision is taken here, one at a time
+    let result = BFTaskCompletionSource<String>()
+    BFTask.withDelay(limit, cancellationToken: token).continueWith(loop) { timer in
+        if timer.cancelled { result.tryCancel() } else { result.trySet(error: StoreError.timedOut(job)) }
+    }
+    func poll() {
+        guard !result.task.completed else { return }  // done, given up or cancelled: no more polls
+        store.status(job).continueWithTask(loop) { answer -> BFTask<Void> in
+            if let error = answer.error { result.trySet(error: error) }
+            if answer.result == "done" { result.trySet(result: "done") }
+            guard !result.task.completed else { return BFTask(()) }
+            store.note("next poll in \(interval) s")
+            return BFTask.withDelay(interval, cancellationToken: token)  // cancelling the token ends the wait at once
+        }.continueOnSuccessWith(loop) { _ in poll() }  // every poll starts on a fresh stack, on `loop`
+    }
+    poll()
+    return result.task
+}
+// guide:end bolts-8
+
 /// Runs the BoltsStyle version of each scenario for the tour and the tests.
 enum BoltsTour {
     static func run(_ scenario: Int, _ store: BoltsStore, ui: UITarget) async throws -> String {
+        let story = store.backend.story  // what happens in scenarios 7 and 8
         switch scenario {
         case 1:
             return try await showScreen(store).async()
@@ -136,13 +191,21 @@ enum BoltsTour {
             }
         case 5:
             let cancellation = BFCancellationTokenSource()
-            store.backend.whenStarted("fetch images") {
-                store.note("user taps Cancel")
-                cancellation.cancel()
-            }
+            store.backend.cancelButton(tappedAfter: "→ fetch images").connect(cancellation.cancel)
             return try await openArticle(store, cancellation: cancellation).async()
-        default:
+        case 6:
             return try await loadWithFallback(store).async()
+        case 7:
+            let cancellation = BFCancellationTokenSource()
+            store.backend.cancelButton(tappedAfter: story.cancelUploadsAfter).connect(cancellation.cancel)
+            let line = uploadAll(story.files, atMost: story.uploadsAtOnce, store, cancellation: cancellation)
+            return story.summary(uploaded: try await line.async())
+        default:
+            let cancellation = BFCancellationTokenSource()
+            store.backend.cancelButton(tappedAfter: story.cancelPollingAfter).connect(cancellation.cancel)
+            return try await pollUntilDone(
+                story.job, every: story.pollInterval, giveUpAfter: story.pollLimit, store, cancellation: cancellation
+            ).async()
         }
     }
 }

@@ -46,6 +46,19 @@ struct BoltsStore {
         backend.delete(item) { source.settle($0) }
         return source.task
     }
+
+    func upload(_ file: String, cancellationToken: BFCancellationToken) -> BFTask<Void> {
+        let source = BFTaskCompletionSource<Void>()
+        let request = backend.upload(file) { source.settle($0) }
+        cancellationToken.register { request.cancel() }
+        return source.task
+    }
+
+    func status(_ job: String) -> BFTask<String> {
+        let source = BFTaskCompletionSource<String>()
+        backend.status(job) { source.settle($0) }
+        return source.task
+    }
 }
 
 extension BFTaskCompletionSource {

@@ -1,4 +1,4 @@
-// The six scenarios of docs/guide.md in FBLStyle. The regions between `guide:begin` and `guide:end` are copied
+// The eight scenarios of docs/guide.md in FBLStyle. The regions between `guide:begin` and `guide:end` are copied
 // verbatim into the guide (GuideTests checks that they match); `FBLTour.run` is how the tour and the tests run them.
 // Every block names its queue with `on:`: Google Promises' default, `DispatchQueue.promises`, is the main queue.
 
@@ -98,9 +98,63 @@ func loadWithFallback(_ store: FBLStore) -> Promise<String> {
 }
 // guide:end fbl-6
 
+// MARK: 7. A work line: at most three uploads at a time, with progress and Cancel
+
+// guide:begin fbl-7
+func uploadAll(_ files: [String], atMost limit: Int, _ store: FBLStore, cancellation: CancelFlag) -> Promise<Int> {
+    var next = 0  // the line's bookkeeping runs on store.background, one step at a time
+    var done = 0
+    func uploadNext() -> Promise<Void> {  // one worker: uploads files one by one until none is left
+        guard next < files.count, !cancellation.isCancelled else { return Promise(()) }
+        let file = files[next]
+        next += 1
+        return store.upload(file).then(on: store.background) { _ -> Promise<Void> in
+            done += 1
+            store.note("progress \(done)/\(files.count)")
+            return uploadNext()
+        }
+    }
+    return Promise(()).then(on: store.background) { _ in
+        all(on: store.background, (0..<limit).map { _ in uploadNext() })  // `limit` workers share the files
+    }.then(on: store.background) { _ in done }
+}
+// guide:end fbl-7
+
+// MARK: 8. Polling on a schedule
+
+// guide:begin fbl-8
+func pollUntilDone(
+    _ job: String, every interval: Double, giveUpAfter limit: Double, _ store: FBLStore
+) -> Promise<String> {
+    let result = Promise<String>.pending()  // reject it to cancel
+    var wait = Promise(())  // the wait for the next poll; read and written on store.background only
+    func poll() {
+        guard result.isPending else { return }  // done, given up or cancelled: no more polls
+        store.status(job).then(on: store.background) { status -> Promise<Void> in
+            if status == "done" { result.fulfill(status) }
+            guard result.isPending else { return Promise(()) }
+            store.note("next poll in \(interval) s")
+            wait = Promise(()).delay(on: store.background, interval)
+            return wait
+        }.then(on: store.background) { _ in
+            poll()  // every poll starts on a fresh stack, on store.background
+        }.catch(on: store.background) { error in
+            result.reject(error)  // a failed poll, or a cancelled wait (then this changes nothing)
+        }
+    }
+    Promise(()).then(on: store.background) { _ in poll() }
+    result.timeout(on: store.background, limit).catch(on: store.background) { error in
+        result.reject(error)  // given up: no more polls (nothing changes if it is already resolved)
+        wait.reject(error)  // given up or cancelled: the wait ends now, so nothing is left pending
+    }
+    return result
+}
+// guide:end fbl-8
+
 /// Runs the FBLStyle version of each scenario for the tour and the tests.
 enum FBLTour {
     static func run(_ scenario: Int, _ store: FBLStore, ui: UITarget) async throws -> String {
+        let story = store.backend.story  // what happens in scenarios 7 and 8
         switch scenario {
         case 1:
             return try await showScreen(store).async()
@@ -120,13 +174,20 @@ enum FBLTour {
             }
         case 5:
             let cancellation = Promise<String>.pending()
-            store.backend.whenStarted("fetch images") {
-                store.note("user taps Cancel")
-                cancellation.reject(CancellationError())
-            }
+            let button = store.backend.cancelButton(tappedAfter: "→ fetch images")
+            button.connect { cancellation.reject(CancellationError()) }
             return try await openArticle(store, cancellation: cancellation).async()
-        default:
+        case 6:
             return try await loadWithFallback(store).async()
+        case 7:
+            let cancellation = store.backend.cancelFlag(tappedAfter: story.cancelUploadsAfter)
+            let line = uploadAll(story.files, atMost: story.uploadsAtOnce, store, cancellation: cancellation)
+            return story.summary(uploaded: try await line.async())
+        default:
+            let button = store.backend.cancelButton(tappedAfter: story.cancelPollingAfter)
+            let result = pollUntilDone(story.job, every: story.pollInterval, giveUpAfter: story.pollLimit, store)
+            button.connect { result.reject(CancellationError()) }  // first resolution wins
+            return try await result.async()
         }
     }
 }

@@ -40,6 +40,14 @@ struct FBLStore {
         settled { backend.delete(item, completion: $0) }
     }
 
+    func upload(_ file: String) -> Promise<Void> {
+        settled { backend.upload(file, completion: $0) }
+    }
+
+    func status(_ job: String) -> Promise<String> {
+        settled { backend.status(job, completion: $0) }
+    }
+
     private func settled<T>(_ start: (@escaping (Result<T, any Error>) -> Void) -> Void) -> Promise<T> {
         let promise = Promise<T>.pending()
         start { result in

@@ -1,4 +1,4 @@
-// The six scenarios of docs/guide.md in PromiseKitStyle. The regions between `guide:begin` and `guide:end` are copied
+// The eight scenarios of docs/guide.md in PromiseKitStyle. The regions between `guide:begin` and `guide:end` are copied
 // verbatim into the guide (GuideTests checks that they match); `PromiseKitTour.run` is how the tour and the tests run
 // them. Every step names its queue with `on:`: PromiseKit's default, `conf.Q`, is the main queue.
 
@@ -108,9 +108,59 @@ func loadWithFallback(_ store: PromiseKitStore) -> Promise<String> {
 }
 // guide:end pmk-6
 
+// MARK: 7. A work line: at most three uploads at a time, with progress and Cancel
+
+// guide:begin pmk-7
+func uploadAll(
+    _ files: [String], atMost limit: Int, _ store: PromiseKitStore, cancellation: CancelFlag
+) -> Promise<Int> {
+    var done = 0  // counted on store.background only
+    var left = files.makeIterator()
+    let uploads = AnyIterator { () -> Promise<Void>? in  // `when` pulls the next upload as a place frees up
+        guard !cancellation.isCancelled, let file = left.next() else { return nil }  // nil: start no more
+        return store.upload(file).map(on: store.background) {
+            done += 1
+            store.note("progress \(done)/\(files.count)")
+        }
+    }
+    return when(fulfilled: uploads, concurrently: limit).map(on: store.background) { _ in done }
+}
+// guide:end pmk-7
+
+// MARK: 8. Polling on a schedule
+
+// guide:begin pmk-8
+func pollUntilDone(
+    _ job: String, every interval: Double, giveUpAfter limit: Double, _ store: PromiseKitStore
+) -> (result: Promise<String>, cancel: () -> Void) {
+    let (result, seal) = Promise<String>.pending()
+    var finished = false  // from the first poll's answer on, read and written on store.background only
+    func finish(_ outcome: Result<String, any Error>) {
+        guard !finished else { return }
+        finished = true
+        seal.resolve(outcome)
+    }
+    func poll() {
+        guard !finished else { return }  // done, given up or cancelled: no more polls
+        store.status(job).done(on: store.background) { status in
+            guard status != "done" else { return finish(.success(status)) }
+            store.note("next poll in \(interval) s")
+            after(seconds: interval).done(on: store.background) { poll() }  // every poll starts on a fresh stack
+        }.catch(on: store.background) { finish(.failure($0)) }
+    }
+    poll()
+    after(seconds: limit).done(on: store.background) { finish(.failure(StoreError.timedOut(job))) }
+    let cancel = { () -> Void in  // a disposable: ends the result at once; a wait under way finds nothing to do
+        Guarantee.value(()).done(on: store.background) { finish(.failure(PMKError.cancelled)) }
+    }
+    return (result, cancel)
+}
+// guide:end pmk-8
+
 /// Runs the PromiseKitStyle version of each scenario for the tour and the tests.
 enum PromiseKitTour {
     static func run(_ scenario: Int, _ store: PromiseKitStore, ui: UITarget) async throws -> String {
+        let story = store.backend.story  // what happens in scenarios 7 and 8
         switch scenario {
         case 1:
             return try await showScreen(store).async()
@@ -129,14 +179,19 @@ enum PromiseKitTour {
             case .standIn(let queue, _): return try await showReport(store, ui: queue).async()
             }
         case 5:
-            let cancellation = CancelFlag()
-            store.backend.whenStarted("fetch images") {
-                store.note("user taps Cancel")
-                cancellation.cancel()
-            }
+            let cancellation = store.backend.cancelFlag(tappedAfter: "→ fetch images")
             return try await openArticle(store, cancellation: cancellation).async()
-        default:
+        case 6:
             return try await loadWithFallback(store).async()
+        case 7:
+            let cancellation = store.backend.cancelFlag(tappedAfter: story.cancelUploadsAfter)
+            let line = uploadAll(story.files, atMost: story.uploadsAtOnce, store, cancellation: cancellation)
+            return story.summary(uploaded: try await line.async())
+        default:
+            let button = store.backend.cancelButton(tappedAfter: story.cancelPollingAfter)
+            let polling = pollUntilDone(story.job, every: story.pollInterval, giveUpAfter: story.pollLimit, store)
+            button.connect(polling.cancel)
+            return try await polling.result.async()
         }
     }
 }

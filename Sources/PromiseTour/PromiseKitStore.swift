@@ -33,4 +33,12 @@ struct PromiseKitStore {
     func delete(_ item: String) -> Promise<Void> {
         Promise { seal in backend.delete(item) { seal.resolve($0) } }
     }
+
+    func upload(_ file: String) -> Promise<Void> {
+        Promise { seal in backend.upload(file) { seal.resolve($0) } }
+    }
+
+    func status(_ job: String) -> Promise<String> {
+        Promise { seal in backend.status(job) { seal.resolve($0) } }
+    }
 }

@@ -18,7 +18,7 @@ import Foundation
 
 /// One line of the tour's timeline.
 public struct TimelineEntry: Sendable, CustomStringConvertible {
-    /// The scenario number, 1 to 6.
+    /// The scenario number, 1 to 8.
     public let scenario: Int
     /// The style that ran the step: `BoltsStyle`, `PromiseKitStyle`, `FBLStyle`, `async/await` (or `GCD`).
     public let style: String

@@ -17,6 +17,35 @@ enum UITarget: Sendable {
 /// A stand-in for the main actor in scenario 4 when nothing serves the main queue.
 actor UIStandIn {}
 
+/// What happens in scenarios 7 and 8, and how fast the server answers: the guide's story by default. The tests tell
+/// other stories (nobody cancels, a job that never ends, a server that answers at once) to check what the guide says.
+struct Story: Sendable {
+    /// Scenario 7: the files to upload.
+    var files = (1...12).map { "file\($0)" }
+    /// Scenario 7: how many uploads may be in flight at once.
+    var uploadsAtOnce = 3
+    /// Scenario 7: the user taps Cancel right after this step; `nil`: never.
+    var cancelUploadsAfter: String? = "→ upload file8"
+    /// Scenario 8: the job to poll.
+    var job = "export"
+    /// Scenario 8: the poll at which the server says the job is done (`Int.max`: never).
+    var pollsUntilDone = 4
+    /// Scenario 8: the time between the answer of one poll and the start of the next, in seconds.
+    var pollInterval = 0.2
+    /// Scenario 8: the time after which polling gives up, in seconds.
+    var pollLimit = 2.0
+    /// Scenario 8: the user taps Cancel right after this step; `nil`: never.
+    var cancelPollingAfter: String?
+    /// The latency of a request (but the slow fetch of scenario 6), in milliseconds. With 0 the server answers at
+    /// once, on the calling thread, as from a cache.
+    var latency = 20
+    /// Runs on the calling thread as each status request of scenario 8 starts (the tests measure the stack there).
+    var onPoll: (@Sendable () -> Void)?
+
+    /// The outcome of scenario 7: how many files were uploaded.
+    func summary(uploaded: Int) -> String { "\(uploaded) of \(files.count) uploaded" }
+}
+
 /// The styles the tour compares.
 public enum TourStyle: String, CaseIterable, Sendable {
     /// `BoltsStyle`: `BFTask` and its continuations.
@@ -43,7 +72,7 @@ public enum TourStyle: String, CaseIterable, Sendable {
 
 /// What to run, and how.
 public struct TourOptions: Sendable {
-    /// The scenarios to run, 1 to 6.
+    /// The scenarios to run, 1 to 8.
     public var scenarios: [Int]
     /// The styles to run each scenario in.
     public var styles: [TourStyle]
@@ -55,7 +84,7 @@ public struct TourOptions: Sendable {
 
     /// All scenarios in all styles, with the UI step of scenario 4 on a stand-in queue.
     public init(
-        scenarios: [Int] = Array(1...6), styles: [TourStyle] = TourStyle.allCases,
+        scenarios: [Int] = Array(1...8), styles: [TourStyle] = TourStyle.allCases,
         mainQueueIsServed: Bool = false, timeLimit: Double = 10
     ) {
         self.scenarios = scenarios
@@ -67,7 +96,7 @@ public struct TourOptions: Sendable {
 
 /// One scenario run in one style: its outcome and its timeline.
 public struct TourRun: Sendable {
-    /// The scenario, 1 to 6.
+    /// The scenario, 1 to 8.
     public let scenario: Int
     /// The style.
     public let style: TourStyle
@@ -87,6 +116,8 @@ public enum PromiseTour {
         4: "choosing where each step runs: a background queue, then the main queue",
         5: "cancelling work in flight (Cancel is tapped as the images request starts)",
         6: "errors: retry a flaky fetch, time out a slow one, recover with a fallback",
+        7: "a work line: upload 12 files, at most 3 at a time, with progress (Cancel is tapped as file8 starts)",
+        8: "polling: ask every 200 ms whether a job is done, give up after 2 s",
     ]
 
     /// How to read the printed timeline.
@@ -122,6 +153,12 @@ public enum PromiseTour {
     /// Runs one scenario in one style on a fresh simulated server.
     static func run(_ scenario: Int, in style: TourStyle, ui: UITarget, timeLimit: Double) async -> TourRun {
         let backend = Backend(timeline: Timeline(), scenario: scenario, style: style.rawValue)
+        return await run(on: backend, in: style, ui: ui, timeLimit: timeLimit)
+    }
+
+    /// Runs `backend.scenario` in one style on `backend`, a fresh simulated server (the tests give it a story).
+    static func run(on backend: Backend, in style: TourStyle, ui: UITarget, timeLimit: Double) async -> TourRun {
+        let scenario = backend.scenario
         backend.note("start")
         let outcome =
             await within(timeLimit) {

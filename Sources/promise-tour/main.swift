@@ -24,7 +24,9 @@ var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--scenario", "-s":
-        guard let value = arguments.popFirst(), let number = Int(value), (1...6).contains(number) else { usage() }
+        guard let value = arguments.popFirst(), let number = Int(value), PromiseTour.titles[number] != nil else {
+            usage()
+        }
         scenarios.append(number)
     case "--style":
         guard let value = arguments.popFirst(), let style = TourStyle(name: value) else { usage() }

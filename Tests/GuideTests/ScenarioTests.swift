@@ -125,6 +125,109 @@ struct ScenarioTests {
         #expect(run.index(of: "← fetch slow") > recover, "the slow answer arrives after the timeout")
         #expect((run.entry("✕ fetch slow aborted") != nil) == (style == .async), "\(run.timeline)")
     }
+
+    @Test("7. a work line: three uploads at most; Cancel starts no more", arguments: TourStyle.allCases)
+    func workLine(style: TourStyle) async {
+        let backend = Backend(timeline: Timeline(), scenario: 7, style: style.rawValue)
+        let run = await runScenario(on: backend, style)
+        let uploaded = run.steps("← upload").filter { !$0.contains("dropped") }.count
+        #expect(run.outcome == "result: \(uploaded) of 12 uploaded", "\(run.timeline)")
+        #expect(backend.peakRequestsInFlight <= 3, "\(run.timeline)")
+        #expect(run.progress == Array(1..<uploaded + 1), "rising by one to the count: \(run.timeline)")
+        let tap = run.index(of: "user taps Cancel")
+        #expect(tap > run.index(of: "→ upload file8"))
+        let startedAfterTap = run.entries.dropFirst(tap + 1).map(\.step).filter { $0.hasPrefix("→ upload") }
+        switch style {
+        case .bolts:
+            #expect(startedAfterTap.isEmpty, "\(run.timeline)")
+            #expect(run.entry("✕ upload file8 aborted") != nil, "the token aborts uploads in flight: \(run.timeline)")
+            #expect(uploaded < 8)
+        case .promiseKit, .fbl:
+            #expect(startedAfterTap.isEmpty, "\(run.timeline)")
+            #expect(uploaded == 8, "the uploads in flight run to their end: \(run.timeline)")
+            #expect(run.entry("✕") == nil, "\(run.timeline)")
+        case .async:
+            #expect(run.entry("✕ upload file8 aborted") != nil, "\(run.timeline)")
+            #expect(uploaded < 8)
+            // A child task created just before the tap may start its request after it; the request is aborted at once.
+            for step in startedAfterTap {
+                #expect(run.entry("✕ \(step.dropFirst(2)) aborted") != nil, "\(run.timeline)")
+            }
+        }
+    }
+
+    @Test("7. a work line left alone: all twelve, three at a time", arguments: TourStyle.allCases)
+    func workLineToTheEnd(style: TourStyle) async {
+        var story = Story()
+        story.cancelUploadsAfter = nil
+        let backend = Backend(timeline: Timeline(), scenario: 7, style: style.rawValue, story: story)
+        let run = await runScenario(on: backend, style)
+        #expect(run.outcome == "result: 12 of 12 uploaded", "\(run.timeline)")
+        #expect(Set(run.steps("→ upload")).count == 12, "every file once: \(run.timeline)")
+        #expect(run.progress == Array(1...12), "\(run.timeline)")
+        // The server answers the first two uploads only once the third has started: three are in flight together.
+        #expect(backend.peakRequestsInFlight == 3, "\(run.timeline)")
+    }
+
+    @Test("8. polling stops when the job is done", arguments: TourStyle.allCases)
+    func pollingUntilDone(style: TourStyle) async {
+        var story = Story()
+        (story.pollInterval, story.pollLimit) = (0.001, 3600)
+        let backend = Backend(timeline: Timeline(), scenario: 8, style: style.rawValue, story: story)
+        let run = await runScenario(on: backend, style)
+        #expect(run.outcome == "result: done", "\(run.timeline)")
+        #expect(run.steps("→ status export").count == 4, "the job is done at the 4th poll: \(run.timeline)")
+        #expect(run.steps("next poll").count == 3, "\(run.timeline)")
+        let done = run.index(of: "← status export = done")
+        #expect(!run.entries.dropFirst(done).contains { $0.step.hasPrefix("→ status") || $0.step.hasPrefix("next") })
+        #expect(await backend.stepsAfter(run).isEmpty, "no tick after the end: \(run.timeline)")
+    }
+
+    @Test("8. polling gives up at its limit", arguments: TourStyle.allCases)
+    func pollingGivesUp(style: TourStyle) async {
+        var story = Story()
+        (story.pollsUntilDone, story.pollInterval, story.pollLimit) = (.max, 0.001, 0.05)
+        let backend = Backend(timeline: Timeline(), scenario: 8, style: style.rawValue, story: story)
+        let run = await runScenario(on: backend, style)
+        #expect(run.outcome.hasPrefix("error: ") && run.outcome.contains("timedOut"), "\(run.timeline)")
+        #expect(!run.steps("→ status export").isEmpty)
+        let end = run.index(of: "end: ")
+        #expect(!run.entries.dropFirst(end).contains { $0.step.hasPrefix("→ status") }, "\(run.timeline)")
+        #expect(await backend.stepsAfter(run).filter { $0.hasPrefix("→ status") }.isEmpty, "\(run.timeline)")
+    }
+
+    @Test("8. Cancel stops polling at once, in the middle of a one-hour wait", arguments: TourStyle.allCases)
+    func pollingCancelled(style: TourStyle) async {
+        var story = Story()
+        (story.pollsUntilDone, story.pollInterval, story.pollLimit) = (.max, 3600, 7200)
+        story.cancelPollingAfter = "next poll"
+        let backend = Backend(timeline: Timeline(), scenario: 8, style: style.rawValue, story: story)
+        let run = await runScenario(on: backend, style)
+        // The run ends within the test's time limit, far less than the hour the wait would take.
+        let cancelled = [
+            TourStyle.bolts: "BFCancelledError()", .promiseKit: "\(PMKError.cancelled)", .fbl: "CancellationError()",
+            .async: "CancellationError()",
+        ]
+        #expect(run.outcome == "error: \(cancelled[style]!)", "\(run.timeline)")
+        #expect(run.steps("→ status").count == 1, "\(run.timeline)")
+        #expect(run.index(of: "end: ") > run.index(of: "user taps Cancel"))
+        #expect(await backend.stepsAfter(run).isEmpty, "\(run.timeline)")
+    }
+
+    @Test("8. 10,000 polls with no interval do not grow the stack", arguments: TourStyle.allCases)
+    func pollingKeepsTheStackFlat(style: TourStyle) async {
+        let depths = Locked<[Int]>([])
+        var story = Story()
+        (story.pollsUntilDone, story.pollInterval, story.pollLimit, story.latency) = (10_000, 0, 3600, 0)
+        story.onPoll = { depths.set(depths.get() + [stackDepth()]) }
+        let backend = Backend(timeline: Timeline(), scenario: 8, style: style.rawValue, story: story)
+        let run = await runScenario(on: backend, style)
+        #expect(run.outcome == "result: done", "\(run.outcome)")
+        let measured = depths.get()
+        #expect(measured.count == 10_000)
+        // A poll that ran inside the one before would add at least one frame (16 bytes or more) a poll: 160 KB here.
+        #expect(measured.max() ?? 0 < 64 * 1024, "deepest: \(measured.max() ?? 0) bytes")
+    }
 }
 
 @Suite("The simulated server")

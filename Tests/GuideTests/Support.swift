@@ -5,11 +5,46 @@ import enum TestSupport.TestEnvironment
 
 @testable import PromiseTour
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Runs `scenario` in `style` with scenario 4's UI step on a stand-in queue: nothing here needs the main queue.
 func runScenario(_ scenario: Int, _ style: TourStyle) async -> TourRun {
-    let ui = UITarget.standIn(DispatchQueue(label: "ui (stand-in for main)"), UIStandIn())
-    return await PromiseTour.run(scenario, in: style, ui: ui, timeLimit: 20 * TestEnvironment.limitScale)
+    await runScenario(on: Backend(timeline: Timeline(), scenario: scenario, style: style.rawValue), style)
 }
+
+/// Runs `backend.scenario` in `style` on `backend`, a fresh server that may tell another story than the guide's.
+func runScenario(on backend: Backend, _ style: TourStyle) async -> TourRun {
+    let ui = UITarget.standIn(DispatchQueue(label: "ui (stand-in for main)"), UIStandIn())
+    return await PromiseTour.run(on: backend, in: style, ui: ui, timeLimit: 20 * TestEnvironment.limitScale)
+}
+
+/// How many bytes of the calling thread's stack are in use: from the top of the stack down to a local here.
+func stackDepth() -> Int {
+    var marker = 0
+    let here = withUnsafeMutablePointer(to: &marker) { Int(bitPattern: $0) }
+    #if canImport(Darwin)
+        let top = Int(bitPattern: pthread_get_stackaddr_np(pthread_self()))
+    #else
+        var attributes = pthread_attr_t()
+        _ = getAttributes(pthread_self(), &attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        var lowest: UnsafeMutableRawPointer?
+        var size = 0
+        pthread_attr_getstack(&attributes, &lowest, &size)
+        let top = Int(bitPattern: lowest) + size
+    #endif
+    return top - here
+}
+
+#if !canImport(Darwin)
+    /// glibc's `pthread_getattr_np`, which Swift's Glibc module leaves out (it is a GNU extension), found at run time.
+    private typealias GetAttributes = @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
+    private let getAttributes = unsafeBitCast(dlsym(nil, "pthread_getattr_np")!, to: GetAttributes.self)
+#endif
 
 extension TourRun {
     /// The steps, without the `start` and `end` lines.
@@ -33,8 +68,28 @@ extension TourRun {
         entries.first { $0.step.hasPrefix(prefix) }
     }
 
+    /// The steps starting with `prefix`.
+    func steps(_ prefix: String) -> [String] {
+        entries.map(\.step).filter { $0.hasPrefix(prefix) }
+    }
+
+    /// The numbers of the `progress n/…` steps, in order.
+    var progress: [Int] {
+        steps("progress ").compactMap { Int($0.dropFirst("progress ".count).prefix { $0 != "/" }) }
+    }
+
     /// The printed timeline, for failure messages.
     var timeline: String {
         entries.map { "  \($0)" }.joined(separator: "\n")
+    }
+}
+
+extension Backend {
+    /// The steps noted after `run` ended, once any timer that should have been stopped has had time to fire (a wait
+    /// that can only let a stray tick go unseen, never fail a correct run).
+    func stepsAfter(_ run: TourRun) async -> [String] {
+        try? await Task.sleep(for: .milliseconds(50))
+        await idle()
+        return timeline.all.dropFirst(run.entries.count).map(\.step)
     }
 }

@@ -16,9 +16,9 @@ struct TourTests {
         let runs = await PromiseTour.run(TourOptions(timeLimit: 20 * TestEnvironment.limitScale)) { line in
             printed.set(printed.get() + [line])
         }
-        #expect(runs.count == 6 * TourStyle.allCases.count)
+        #expect(runs.count == 8 * TourStyle.allCases.count)
         let lines = printed.get()
-        for scenario in 1...6 {
+        for scenario in 1...8 {
             #expect(lines.contains { $0.hasPrefix("━━ Scenario \(scenario): ") })
             for style in TourStyle.allCases {
                 let run = runs.first { $0.scenario == scenario && $0.style == style }
