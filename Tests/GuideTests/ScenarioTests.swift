@@ -5,6 +5,7 @@
 import Dispatch
 import Foundation
 import PromiseKitStyle
+import TestSupport
 import Testing
 
 import struct TestSupport.OffThePool
@@ -129,14 +130,13 @@ struct ScenarioTests {
     @Test("7. a work line: three uploads at most; Cancel starts no more", arguments: TourStyle.allCases)
     func workLine(style: TourStyle) async {
         let backend = Backend(timeline: Timeline(), scenario: 7, style: style.rawValue)
-        let run = await runScenario(on: backend, style)
+        let run = await runScenario(on: backend, style, timeLimit: hangGuard)
         let uploaded = run.steps("← upload").filter { !$0.contains("dropped") }.count
         #expect(run.outcome == "result: \(uploaded) of 12 uploaded", "\(run.timeline)")
         #expect(backend.peakRequestsInFlight <= 3, "\(run.timeline)")
         #expect(run.progress == Array(1..<uploaded + 1), "rising by one to the count: \(run.timeline)")
-        let tap = run.index(of: "user taps Cancel")
-        #expect(tap > run.index(of: "→ upload file8"))
-        let startedAfterTap = run.entries.dropFirst(tap + 1).map(\.step).filter { $0.hasPrefix("→ upload") }
+        #expect(run.index(of: "user taps Cancel") > run.index(of: "→ upload file8"))
+        let startedAfterTap = run.steps(after: "user taps Cancel").filter { $0.hasPrefix("→ upload") }
         switch style {
         case .bolts:
             #expect(startedAfterTap.isEmpty, "\(run.timeline)")
@@ -161,7 +161,7 @@ struct ScenarioTests {
         var story = Story()
         story.cancelUploadsAfter = nil
         let backend = Backend(timeline: Timeline(), scenario: 7, style: style.rawValue, story: story)
-        let run = await runScenario(on: backend, style)
+        let run = await runScenario(on: backend, style, timeLimit: hangGuard)
         #expect(run.outcome == "result: 12 of 12 uploaded", "\(run.timeline)")
         #expect(Set(run.steps("→ upload")).count == 12, "every file once: \(run.timeline)")
         #expect(run.progress == Array(1...12), "\(run.timeline)")
@@ -174,12 +174,12 @@ struct ScenarioTests {
         var story = Story()
         (story.pollInterval, story.pollLimit) = (0.001, 3600)
         let backend = Backend(timeline: Timeline(), scenario: 8, style: style.rawValue, story: story)
-        let run = await runScenario(on: backend, style)
+        let run = await runScenario(on: backend, style, timeLimit: hangGuard)
         #expect(run.outcome == "result: done", "\(run.timeline)")
         #expect(run.steps("→ status export").count == 4, "the job is done at the 4th poll: \(run.timeline)")
         #expect(run.steps("next poll").count == 3, "\(run.timeline)")
-        let done = run.index(of: "← status export = done")
-        #expect(!run.entries.dropFirst(done).contains { $0.step.hasPrefix("→ status") || $0.step.hasPrefix("next") })
+        let afterDone = run.steps(after: "← status export = done")
+        #expect(!afterDone.contains { $0.hasPrefix("→ status") || $0.hasPrefix("next") }, "\(run.timeline)")
         #expect(await backend.stepsAfter(run).isEmpty, "no tick after the end: \(run.timeline)")
     }
 
@@ -188,11 +188,10 @@ struct ScenarioTests {
         var story = Story()
         (story.pollsUntilDone, story.pollInterval, story.pollLimit) = (.max, 0.001, 0.05)
         let backend = Backend(timeline: Timeline(), scenario: 8, style: style.rawValue, story: story)
-        let run = await runScenario(on: backend, style)
+        let run = await runScenario(on: backend, style, timeLimit: hangGuard)
         #expect(run.outcome.hasPrefix("error: ") && run.outcome.contains("timedOut"), "\(run.timeline)")
         #expect(!run.steps("→ status export").isEmpty)
-        let end = run.index(of: "end: ")
-        #expect(!run.entries.dropFirst(end).contains { $0.step.hasPrefix("→ status") }, "\(run.timeline)")
+        #expect(!run.steps(after: "end: ").contains { $0.hasPrefix("→ status") }, "\(run.timeline)")
         #expect(await backend.stepsAfter(run).filter { $0.hasPrefix("→ status") }.isEmpty, "\(run.timeline)")
     }
 
@@ -202,7 +201,7 @@ struct ScenarioTests {
         (story.pollsUntilDone, story.pollInterval, story.pollLimit) = (.max, 3600, 7200)
         story.cancelPollingAfter = "next poll"
         let backend = Backend(timeline: Timeline(), scenario: 8, style: style.rawValue, story: story)
-        let run = await runScenario(on: backend, style)
+        let run = await runScenario(on: backend, style, timeLimit: hangGuard)
         // The run ends within the test's time limit, far less than the hour the wait would take.
         let cancelled = [
             TourStyle.bolts: "BFCancelledError()", .promiseKit: "\(PMKError.cancelled)", .fbl: "CancellationError()",
@@ -216,14 +215,14 @@ struct ScenarioTests {
 
     @Test("8. 10,000 polls with no interval do not grow the stack", arguments: TourStyle.allCases)
     func pollingKeepsTheStackFlat(style: TourStyle) async {
-        let depths = Locked<[Int]>([])
+        let depths = TestSupport.Locked<[Int]>([])
         var story = Story()
         (story.pollsUntilDone, story.pollInterval, story.pollLimit, story.latency) = (10_000, 0, 3600, 0)
-        story.onPoll = { depths.set(depths.get() + [stackDepth()]) }
+        story.onPoll = { depths.withLock { $0.append(stackDepth()) } }
         let backend = Backend(timeline: Timeline(), scenario: 8, style: style.rawValue, story: story)
-        let run = await runScenario(on: backend, style)
+        let run = await runScenario(on: backend, style, timeLimit: hangGuard)
         #expect(run.outcome == "result: done", "\(run.outcome)")
-        let measured = depths.get()
+        let measured = depths.withLock { $0 }
         #expect(measured.count == 10_000)
         // A poll that ran inside the one before would add at least one frame (16 bytes or more) a poll: 160 KB here.
         #expect(measured.max() ?? 0 < 64 * 1024, "deepest: \(measured.max() ?? 0) bytes")

@@ -11,15 +11,21 @@ import enum TestSupport.TestEnvironment
     import Darwin
 #endif
 
+/// The time limit of the runs of scenarios 7 and 8, in seconds: it only guards against a hang. It is generous because
+/// in a full `swift test` other suites' synchronous tests can hold the cooperative pool's threads for a minute, and a
+/// run cannot finish meanwhile. (The one-hour wait of `pollingCancelled` is still far longer.)
+let hangGuard: Double = 120
+
 /// Runs `scenario` in `style` with scenario 4's UI step on a stand-in queue: nothing here needs the main queue.
 func runScenario(_ scenario: Int, _ style: TourStyle) async -> TourRun {
     await runScenario(on: Backend(timeline: Timeline(), scenario: scenario, style: style.rawValue), style)
 }
 
-/// Runs `backend.scenario` in `style` on `backend`, a fresh server that may tell another story than the guide's.
-func runScenario(on backend: Backend, _ style: TourStyle) async -> TourRun {
+/// Runs `backend.scenario` in `style` on `backend`, a fresh server that may tell another story than the guide's, and
+/// reports it as timed out after `timeLimit` seconds (scaled by `TestEnvironment.limitScale`).
+func runScenario(on backend: Backend, _ style: TourStyle, timeLimit: Double = 20) async -> TourRun {
     let ui = UITarget.standIn(DispatchQueue(label: "ui (stand-in for main)"), UIStandIn())
-    return await PromiseTour.run(on: backend, in: style, ui: ui, timeLimit: 20 * TestEnvironment.limitScale)
+    return await PromiseTour.run(on: backend, in: style, ui: ui, timeLimit: timeLimit * TestEnvironment.limitScale)
 }
 
 /// How many bytes of the calling thread's stack are in use: from the top of the stack down to a local here.
@@ -71,6 +77,13 @@ extension TourRun {
     /// The steps starting with `prefix`.
     func steps(_ prefix: String) -> [String] {
         entries.map(\.step).filter { $0.hasPrefix(prefix) }
+    }
+
+    /// The steps after the first one that starts with `prefix` (none if there is no such step, which `index(of:)`
+    /// reports).
+    func steps(after prefix: String, sourceLocation: SourceLocation = #_sourceLocation) -> [String] {
+        let index = self.index(of: prefix, sourceLocation: sourceLocation)
+        return index < 0 ? [] : entries[(index + 1)...].map(\.step)
     }
 
     /// The numbers of the `progress n/…` steps, in order.
