@@ -19,6 +19,7 @@ struct AsyncStore {
     private func perform<T: Sendable>(
         _ start: (@escaping (Result<T, any Error>) -> Void) -> Request
     ) async throws -> T {
+        try Task.checkCancellation()  // a cancelled task starts no request
         let request = Locked<Request?>(nil)
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in

@@ -148,7 +148,7 @@ struct ScenarioTests {
         case .async:
             #expect(run.entry("✕ upload file8 aborted") != nil, "\(run.timeline)")
             #expect(uploaded < 8)
-            // A child task created just before the tap may start its request after it; the request is aborted at once.
+            // A child task starting its request as the user taps may note the start after the tap: it is aborted at once.
             for step in startedAfterTap {
                 #expect(run.entry("✕ \(step.dropFirst(2)) aborted") != nil, "\(run.timeline)")
             }
