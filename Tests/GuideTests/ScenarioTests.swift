@@ -8,6 +8,7 @@ import PromiseKitStyle
 import Testing
 
 import struct TestSupport.OffThePool
+import enum TestSupport.TestEnvironment
 
 @testable import PromiseTour
 
@@ -129,7 +130,7 @@ struct ScenarioTests {
     @Test("7. a work line: three uploads at most; Cancel starts no more", arguments: TourStyle.allCases)
     func workLine(style: TourStyle) async {
         let backend = Backend(timeline: Timeline(), scenario: 7, style: style.rawValue)
-        let run = await runScenario(on: backend, style, timeLimit: hangGuard)
+        let run = await runScenario(on: backend, style, timeLimit: TestEnvironment.hangGuard)
         let uploaded = run.steps("← upload").filter { !$0.contains("dropped") }.count
         #expect(run.outcome == "result: \(uploaded) of 12 uploaded", "\(run.timeline)")
         #expect(backend.peakRequestsInFlight <= 3, "\(run.timeline)")
@@ -160,7 +161,7 @@ struct ScenarioTests {
         var story = Story()
         story.cancelUploadsAfter = nil
         let backend = Backend(timeline: Timeline(), scenario: 7, style: style.rawValue, story: story)
-        let run = await runScenario(on: backend, style, timeLimit: hangGuard)
+        let run = await runScenario(on: backend, style, timeLimit: TestEnvironment.hangGuard)
         #expect(run.outcome == "result: 12 of 12 uploaded", "\(run.timeline)")
         #expect(Set(run.steps("→ upload")).count == 12, "every file once: \(run.timeline)")
         #expect(run.progress == Array(1...12), "\(run.timeline)")
@@ -173,7 +174,7 @@ struct ScenarioTests {
         var story = Story()
         (story.pollInterval, story.pollLimit) = (0.001, 3600)
         let backend = Backend(timeline: Timeline(), scenario: 8, style: style.rawValue, story: story)
-        let run = await runScenario(on: backend, style, timeLimit: hangGuard)
+        let run = await runScenario(on: backend, style, timeLimit: TestEnvironment.hangGuard)
         #expect(run.outcome == "result: done", "\(run.timeline)")
         #expect(run.steps("→ status export").count == 4, "the job is done at the 4th poll: \(run.timeline)")
         #expect(run.steps("next poll").count == 3, "\(run.timeline)")
@@ -187,7 +188,7 @@ struct ScenarioTests {
         var story = Story()
         (story.pollsUntilDone, story.pollInterval, story.pollLimit) = (.max, 0.001, 0.05)
         let backend = Backend(timeline: Timeline(), scenario: 8, style: style.rawValue, story: story)
-        let run = await runScenario(on: backend, style, timeLimit: hangGuard)
+        let run = await runScenario(on: backend, style, timeLimit: TestEnvironment.hangGuard)
         #expect(run.outcome.hasPrefix("error: ") && run.outcome.contains("timedOut"), "\(run.timeline)")
         #expect(!run.steps("→ status export").isEmpty)
         #expect(!run.steps(after: "end: ").contains { $0.hasPrefix("→ status") }, "\(run.timeline)")
@@ -200,7 +201,7 @@ struct ScenarioTests {
         (story.pollsUntilDone, story.pollInterval, story.pollLimit) = (.max, 86_400, 172_800)
         story.cancelPollingAfter = "next poll"
         let backend = Backend(timeline: Timeline(), scenario: 8, style: style.rawValue, story: story)
-        let run = await runScenario(on: backend, style, timeLimit: hangGuard)
+        let run = await runScenario(on: backend, style, timeLimit: TestEnvironment.hangGuard)
         // The run ends within the test's time limit, far less than the day the wait would take.
         let cancelled = [
             TourStyle.bolts: "BFCancelledError()", .promiseKit: "\(PMKError.cancelled)", .fbl: "CancellationError()",
@@ -219,7 +220,8 @@ struct ScenarioTests {
         (story.pollsUntilDone, story.pollInterval, story.pollLimit, story.latency) = (10_000, 0, 3600, 0)
         story.onPoll = { measured.set((measured.get().polls + 1, max(measured.get().deepest, stackDepth()))) }
         let backend = Backend(timeline: Timeline(), scenario: 8, style: style.rawValue, story: story)
-        let run = await runScenario(on: backend, style, timeLimit: hangGuard)
+        // 30,000 queue hops, each behind whatever other suites have queued: over a minute on a loaded 2-core machine.
+        let run = await runScenario(on: backend, style, timeLimit: 3 * TestEnvironment.hangGuard)
         #expect(run.outcome == "result: done", "\(run.outcome)")
         #expect(measured.get().polls == 10_000)
         // A poll that ran inside the one before would add at least one frame (16 bytes or more) a poll: 160 KB here.

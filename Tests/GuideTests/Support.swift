@@ -11,22 +11,18 @@ import enum TestSupport.TestEnvironment
     import Darwin
 #endif
 
-/// The time limit of the runs of scenarios 7 and 8, in seconds: it only guards against a hang. It is generous because
-/// in a full `swift test` other suites fill the shared queues (a million-step chain on a real queue), and each queue
-/// hop of a run waits its turn: the 10,000 polls of `pollingKeepsTheStackFlat` took over a minute so on a loaded 2-core
-/// machine. (The one-day wait of `pollingCancelled` is far longer still, even scaled for the thread sanitizer.)
-let hangGuard: Double = 300
-
 /// Runs `scenario` in `style` with scenario 4's UI step on a stand-in queue: nothing here needs the main queue.
 func runScenario(_ scenario: Int, _ style: TourStyle) async -> TourRun {
     await runScenario(on: Backend(timeline: Timeline(), scenario: scenario, style: style.rawValue), style)
 }
 
 /// Runs `backend.scenario` in `style` on `backend`, a fresh server that may tell another story than the guide's, and
-/// reports it as timed out after `timeLimit` seconds (scaled by `TestEnvironment.limitScale`).
-func runScenario(on backend: Backend, _ style: TourStyle, timeLimit: Double = 20) async -> TourRun {
+/// reports it as timed out after `timeLimit` seconds.
+func runScenario(
+    on backend: Backend, _ style: TourStyle, timeLimit: Double = 20 * TestEnvironment.limitScale
+) async -> TourRun {
     let ui = UITarget.standIn(DispatchQueue(label: "ui (stand-in for main)"), UIStandIn())
-    return await PromiseTour.run(on: backend, in: style, ui: ui, timeLimit: timeLimit * TestEnvironment.limitScale)
+    return await PromiseTour.run(on: backend, in: style, ui: ui, timeLimit: timeLimit)
 }
 
 /// How many bytes of the calling thread's stack are in use: from the top of the stack down to a local here.
