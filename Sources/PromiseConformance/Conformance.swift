@@ -66,6 +66,9 @@ public enum Conformance {
     static func run(
         _ adapter: ErasedAdapter, _ clause: Clause, timeout: Duration, stress: Bool, grace: Duration
     ) async -> ClauseResult {
+        if let reason = clause.notMeaningful {
+            return ClauseResult(clause: clause, status: .notApplicable("not meaningful in typed Swift: \(reason)"))
+        }
         let missing = clause.requires.subtracting(adapter.capabilities)
         guard missing.isEmpty else {
             return ClauseResult(clause: clause, status: .notApplicable("needs capability \(missing)"))

@@ -35,6 +35,11 @@ public struct Matrix: Sendable {
         }
     }
 
+    /// The rows that are `n/a` for every implementation because the requirement has no meaning in typed Swift.
+    private var notMeaningful: [String] {
+        clauses.compactMap { clause in clause.notMeaningful.map { "\(clause.id) \(clause.title): \($0)" } }
+    }
+
     /// An aligned plain-text table, the summaries, and the details of failures and deviations.
     public var text: String {
         let header = ["clause", "title"] + reports.map(\.adapterName)
@@ -49,6 +54,10 @@ public struct Matrix: Sendable {
         var lines = [line(header), line(widths.map { String(repeating: "-", count: $0) })]
         lines += rows.map(line)
         lines += [""] + reports.map(\.summary)
+        if !notMeaningful.isEmpty {
+            lines +=
+                ["", "n/a for every implementation (no meaning in typed Swift):"] + notMeaningful.map { "  " + $0 }
+        }
         if !details.isEmpty { lines += ["", "details:"] + details.map { "  " + $0 } }
         return lines.joined(separator: "\n")
     }
@@ -68,6 +77,11 @@ public struct Matrix: Sendable {
             return "| `\(clause.id)` | \(escape(clause.title)) | " + cells.joined(separator: " | ") + " |"
         }
         lines += [""] + reports.map { "- " + $0.summary }
+        if !notMeaningful.isEmpty {
+            lines +=
+                ["", "n/a for every implementation (no meaning in typed Swift):", ""]
+                + notMeaningful.map { "- " + escape($0) }
+        }
         if !details.isEmpty { lines += ["", "Details:", ""] + details.map { "- " + escape($0) } }
         return lines.joined(separator: "\n")
     }
@@ -79,6 +93,7 @@ public struct Matrix: Sendable {
             let title: String
             let statement: String
             let cases: [String]
+            let notMeaningful: String?
         }
         struct ResultEntry: Encodable {
             let clause: String
@@ -102,7 +117,9 @@ public struct Matrix: Sendable {
         }
         let document = Document(
             clauses: clauses.map {
-                ClauseEntry(id: $0.id, title: $0.title, statement: $0.statement, cases: $0.cases)
+                ClauseEntry(
+                    id: $0.id, title: $0.title, statement: $0.statement, cases: $0.cases,
+                    notMeaningful: $0.notMeaningful)
             },
             styles: reports.map { report in
                 ReportEntry(

@@ -52,10 +52,39 @@ import Testing
         let ids = Clause.all.map(\.id)
         #expect(Set(ids).count == ids.count)
         for clause in Clause.all {
-            #expect(!clause.title.isEmpty && !clause.statement.isEmpty && !clause.cases.isEmpty, "\(clause.id)")
+            #expect(!clause.title.isEmpty && !clause.statement.isEmpty, "\(clause.id)")
+            // A clause the suite runs has cases; one it lists without running says why instead.
+            #expect(clause.cases.isEmpty == (clause.notMeaningful != nil), "\(clause.id)")
         }
         #expect(Clause.matching(prefix: "2.2.2").map(\.id) == ["2.2.2.1", "2.2.2.2", "2.2.2.3"])
         #expect(Clause.named("swift.deepChain") != nil)
+    }
+
+    /// Every numbered leaf requirement of Promises/A+ 1.1 section 2 has a clause of its own, in the spec's order, and
+    /// no parent of one does.
+    @Test func everyLeafOfTheSpecHasItsOwnClause() {
+        let leaves = Clause.promisesAPlusIds
+        #expect(leaves.count == 34)
+        #expect(Clause.all.map(\.id).filter { $0.hasPrefix("2.") } == leaves)
+        for leaf in leaves {
+            #expect(!leaves.contains { $0 != leaf && $0.hasPrefix(leaf + ".") }, "\(leaf) is a parent")
+        }
+        #expect(Clause.all.filter { $0.notMeaningful != nil }.map(\.id) == ["2.2.5", "2.3.3.2", "2.3.3.4"])
+    }
+
+    @Test func requirementWithoutMeaningInSwiftIsNotApplicableWithTheReason() async throws {
+        let clause = try #require(Clause.named("2.2.5"))
+        let result = await Conformance.run(ReferenceAdapter(), clause: clause)
+        #expect(result.status.cell == "n/a")
+        #expect(result.status.message?.contains("no `this`") == true, "\(result)")
+        let matrix = Matrix(
+            clauses: [clause],
+            reports: [
+                ConformanceReport(
+                    adapterName: "Reference", capabilities: [], results: [result])
+            ])
+        #expect(matrix.text.contains("2.2.5 handlers called as functions: Swift closures have no `this`"))
+        #expect(matrix.json.contains("\"notMeaningful\""))
     }
 
     /// The gate opens only after the run returns, so the run returning at all shows that it went on while both
@@ -64,7 +93,8 @@ import Testing
         let gate = Gate()
         defer { gate.open() }
         let report = await Conformance.run(
-            Hanging(gate: gate), clauses: [try #require(Clause.named("2.2.2.1")), try #require(Clause.named("2.1.2"))],
+            Hanging(gate: gate),
+            clauses: [try #require(Clause.named("2.2.2.1")), try #require(Clause.named("2.1.2.1"))],
             timeout: .milliseconds(500))
         #expect(report.results.count == 2)
         for result in report.results {
