@@ -39,9 +39,21 @@ let package = Package(
         .testTarget(name: "BoltsStyleTests", dependencies: ["BoltsStyle", "TestSupport"]),
         .testTarget(name: "PromiseKitStyleTests", dependencies: ["PromiseKitStyle", "TestSupport"]),
         .testTarget(name: "FBLStyleTests", dependencies: ["FBLStyle", "TestSupport"]),
+        // Deliberately broken promises for the conformance suite's own tests, and the command over two of them.
+        .target(
+            name: "ConformanceFixtures", dependencies: ["PromiseConformance", "TestSupport"],
+            path: "Tests/ConformanceFixtures"
+        ),
+        .executableTarget(
+            name: "conformance-fixture", dependencies: ["ConformanceFixtures", "PromiseConformance"],
+            path: "Tests/ConformanceFixture"
+        ),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["PromiseConformance", "PromiseStyleAdapters", "PromiseKitStyle", "TestSupport"]
+            dependencies: [
+                "PromiseConformance", "PromiseStyleAdapters", "PromiseKitStyle", "TestSupport", "ConformanceFixtures",
+                "conformance-fixture",
+            ]
         ),
         .testTarget(
             name: "PromiseBridgeTests",

@@ -66,24 +66,36 @@ public enum Conformance {
     static func run(
         _ adapter: ErasedAdapter, _ clause: Clause, timeout: Duration, stress: Bool, grace: Duration
     ) async -> ClauseResult {
-        if let reason = clause.notMeaningful {
-            return ClauseResult(clause: clause, status: .notApplicable("not meaningful in typed Swift: \(reason)"))
-        }
-        let missing = clause.requires.subtracting(adapter.capabilities)
-        guard missing.isEmpty else {
-            return ClauseResult(clause: clause, status: .notApplicable("needs capability \(missing)"))
-        }
+        if let skipped = skipped(clause, capabilities: adapter.capabilities) { return skipped }
         let clock = ContinuousClock()
         let start = clock.now
         let (failure, graceWaits) = await execute(clause, adapter, timeout: timeout, stress: stress, grace: grace)
-        let status: ClauseStatus
-        switch (adapter.deviations[clause.id], failure) {
-        case (nil, nil): status = .passed
-        case (nil, let message?): status = .failed(message)
-        case (let reason?, nil): status = .failed("declared deviation not observed (declared: \(reason))")
-        case (let reason?, let observed?): status = .deviation("\(reason) (observed: \(observed))")
+        return ClauseResult(
+            clause: clause, status: status(declared: adapter.deviations[clause.id], failure: failure),
+            duration: clock.now - start, graceWaits: graceWaits)
+    }
+
+    /// The result of a clause that is not run: it has no meaning in typed Swift, or needs a capability the adapter
+    /// does not declare; nil for a clause to run.
+    static func skipped(_ clause: Clause, capabilities: Capabilities) -> ClauseResult? {
+        if let reason = clause.notMeaningful {
+            return ClauseResult(clause: clause, status: .notApplicable("not meaningful in typed Swift: \(reason)"))
         }
-        return ClauseResult(clause: clause, status: status, duration: clock.now - start, graceWaits: graceWaits)
+        let missing = clause.requires.subtracting(capabilities)
+        guard missing.isEmpty else {
+            return ClauseResult(clause: clause, status: .notApplicable("needs capability \(missing)"))
+        }
+        return nil
+    }
+
+    /// The status of a clause that ran, given the deviation its adapter declares for it and what failed, if anything.
+    static func status(declared reason: String?, failure: String?) -> ClauseStatus {
+        switch (reason, failure) {
+        case (nil, nil): .passed
+        case (nil, let message?): .failed(message)
+        case (let reason?, nil): .failed("declared deviation not observed (declared: \(reason))")
+        case (let reason?, let observed?): .deviation("\(reason) (observed: \(observed))")
+        }
     }
 
     /// Runs the clause body on its own thread; returns nil when it passed, else the failure message, and the number of

@@ -95,13 +95,6 @@ public struct Matrix: Sendable {
             let cases: [String]
             let notMeaningful: String?
         }
-        struct ResultEntry: Encodable {
-            let clause: String
-            let status: String
-            let message: String?
-            let seconds: Double
-            let graceWaits: Int
-        }
         struct ReportEntry: Encodable {
             let name: String
             let capabilities: String
@@ -109,7 +102,7 @@ public struct Matrix: Sendable {
             let failed: Int
             let deviations: Int
             let notApplicable: Int
-            let results: [ResultEntry]
+            let results: [ResultRecord]
         }
         struct Document: Encodable {
             let clauses: [ClauseEntry]
@@ -126,19 +119,7 @@ public struct Matrix: Sendable {
                     name: report.adapterName, capabilities: report.capabilities.description,
                     passed: report.passed.count, failed: report.failures.count,
                     deviations: report.deviations.count, notApplicable: report.notApplicable.count,
-                    results: report.results.map { result in
-                        let status =
-                            switch result.status {
-                            case .passed: "passed"
-                            case .failed: "failed"
-                            case .deviation: "deviation"
-                            case .notApplicable: "notApplicable"
-                            }
-                        let (seconds, attoseconds) = result.duration.components
-                        return ResultEntry(
-                            clause: result.clause.id, status: status, message: result.status.message,
-                            seconds: Double(seconds) + Double(attoseconds) / 1e18, graceWaits: result.graceWaits)
-                    })
+                    results: report.results.map(ResultRecord.init))
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

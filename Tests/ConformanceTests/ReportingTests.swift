@@ -1,3 +1,4 @@
+import ConformanceFixtures
 import Dispatch
 import Foundation
 import PromiseConformance
