@@ -365,10 +365,12 @@ let thenClauses: [Clause] = [
         "2.2.4", "handlers run asynchronously",
         "onFulfilled or onRejected must not be called until the caller's stack has unwound (never inside `then`, "
             + "`fulfill` or `reject`).",
-        cases: [
-            "then on an already-settled promise", "handler registered on a pending promise, then settled",
-            "then called inside a handler of the same settled promise",
-        ]
+        cases: ["fulfilled", "rejected"].flatMap { verb in
+            [
+                "then on an already-\(verb) promise", "handler registered on a pending promise, then \(verb)",
+                "then called inside a handler of the same \(verb) promise",
+            ]
+        }
     ) { context in
         try context.checkHandlersAsynchronous(.fulfil(Sentinel(1)))
         try context.checkHandlersAsynchronous(.reject(SentinelError(1)))

@@ -11,6 +11,8 @@ struct ScriptedThenable: Thenable {
     typealias Reject = @Sendable (any Error) -> Void
 
     let calls = Recorder<Int>()
+    /// Set when the adapter hands this thenable to ``Assimilation/resolve(_:_:)`` rather than to its library.
+    let usedHelper = Flag()
     let script: @Sendable (_ resolvePromise: @escaping Resolve, _ rejectPromise: @escaping Reject) throws -> Void
 
     init(_ script: @escaping @Sendable (@escaping Resolve, @escaping Reject) throws -> Void) {
@@ -54,19 +56,23 @@ extension ClauseContext {
         _ makeThenable: () -> ScriptedThenable,
         _ check: (_ promise: ErasedPromise, _ thenable: ScriptedThenable) throws -> Void
     ) throws {
+        func checkNoting(_ promise: ErasedPromise, _ thenable: ScriptedThenable) throws {
+            defer { if thenable.usedHelper.isSet { usedAssimilationHelper = true } }
+            try check(promise, thenable)
+        }
         try inCase("returned from onFulfilled") {
             let thenable = makeThenable()
             let promise = then(adapter.fulfilled(Sentinel(0)), onFulfilled: { _ in .assimilate(thenable) })
-            try check(promise, thenable)
+            try checkNoting(promise, thenable)
         }
         try inCase("returned from onRejected") {
             let thenable = makeThenable()
             let promise = then(adapter.rejected(SentinelError(0)), onRejected: { _ in .assimilate(thenable) })
-            try check(promise, thenable)
+            try checkNoting(promise, thenable)
         }
         try inCase("assimilated directly") {
             let thenable = makeThenable()
-            try check(adapter.assimilated(thenable), thenable)
+            try checkNoting(adapter.assimilated(thenable), thenable)
         }
     }
 

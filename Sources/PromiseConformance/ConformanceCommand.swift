@@ -57,7 +57,7 @@ public enum ConformanceCommand {
           --help            this text
 
         Exit status: 0 when no clause failed, 1 when a clause failed that the implementation does not declare as a
-        deviation, 2 for a usage error.
+        deviation, 2 for a usage error or a deviation naming an unknown clause or case.
         """
 
     /// Parses `arguments` (without the program name), runs the suite over the selected `adapters` side by side,
@@ -115,6 +115,13 @@ public enum ConformanceCommand {
             }
             let wanted = Set(options.styles.map { $0.lowercased() })
             selected = adapters.filter { wanted.contains($0.name.lowercased()) }
+        }
+        for adapter in selected {
+            let errors = Conformance.deviationErrors(adapter.deviations)
+            if !errors.isEmpty {
+                errorOutput("promise-conformance: \(adapter.name): " + errors.joined(separator: "\n  "))
+                return 2
+            }
         }
         // The implementations run side by side (each runs its clauses one after the other): most of a clause's time
         // is spent waiting, for a grace period or for a hang to time out, so this takes about as long as the slowest.

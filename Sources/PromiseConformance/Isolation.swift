@@ -17,6 +17,7 @@ struct ResultRecord: Codable {
     let message: String?
     let seconds: Double
     let graceWaits: Int
+    let assimilatedByHelper: Bool
 
     init(_ result: ClauseResult) {
         clause = result.clause.id
@@ -25,6 +26,7 @@ struct ResultRecord: Codable {
         let (seconds, attoseconds) = result.duration.components
         self.seconds = Double(seconds) + Double(attoseconds) / 1e18
         graceWaits = result.graceWaits
+        assimilatedByHelper = result.assimilatedByHelper
     }
 
     /// The line the child prints.
@@ -53,7 +55,8 @@ struct ResultRecord: Codable {
             default: .failed(message)
             }
         return ClauseResult(
-            clause: clause, status: status, duration: .milliseconds(Int(seconds * 1000)), graceWaits: graceWaits)
+            clause: clause, status: status, duration: .milliseconds(Int(seconds * 1000)), graceWaits: graceWaits,
+            assimilatedByHelper: assimilatedByHelper)
     }
 }
 

@@ -23,7 +23,18 @@ public struct Matrix: Sendable {
     }
 
     private func cell(_ report: ConformanceReport, _ clause: Clause) -> String {
-        report[clause.id]?.status.cell ?? "-"
+        guard let result = report[clause.id] else { return "-" }
+        return result.status.cell + (result.assimilatedByHelper ? " (helper)" : "")
+    }
+
+    /// The footnote of the `(helper)` cells, when there are any.
+    private var helperNote: [String] {
+        guard reports.contains(where: { $0.results.contains(where: \.assimilatedByHelper) }) else { return [] }
+        return [
+            "",
+            "(helper): the adapter handed the suite's thenables to Assimilation.resolve, the suite's own A+ 2.3.3 "
+                + "procedure, because its library cannot assimilate a foreign thenable: the verdict is that helper's.",
+        ]
     }
 
     /// The failed and deviation cells, with their messages.
@@ -53,7 +64,7 @@ public struct Matrix: Sendable {
         }
         var lines = [line(header), line(widths.map { String(repeating: "-", count: $0) })]
         lines += rows.map(line)
-        lines += [""] + reports.map(\.summary)
+        lines += [""] + reports.map(\.summary) + helperNote
         if !notMeaningful.isEmpty {
             lines +=
                 ["", "n/a for every implementation (no meaning in typed Swift):"] + notMeaningful.map { "  " + $0 }
@@ -72,11 +83,11 @@ public struct Matrix: Sendable {
         lines += clauses.map { clause in
             let cells = reports.map { report in
                 let cell = cell(report, clause)
-                return cell == "FAIL" ? "**FAIL**" : cell
+                return cell.hasPrefix("FAIL") ? "**\(cell)**" : cell
             }
             return "| `\(clause.id)` | \(escape(clause.title)) | " + cells.joined(separator: " | ") + " |"
         }
-        lines += [""] + reports.map { "- " + $0.summary }
+        lines += [""] + reports.map { "- " + $0.summary } + helperNote
         if !notMeaningful.isEmpty {
             lines +=
                 ["", "n/a for every implementation (no meaning in typed Swift):", ""]
