@@ -73,6 +73,10 @@ import Testing
         #expect(await run(["--bogus"]).status == 2)
         let help = await run(["--help"])
         #expect(help.status == 0 && help.output.contains("usage: promise-conformance"))
+        // How to read the matrix: every status, and how long a run takes.
+        for word in ["Reading the matrix", "pass ", "FAIL ", "deviation ", "n/a ", "(helper)", "How long"] {
+            #expect(help.output.contains(word), "\(word)")
+        }
         let list = await run(["--list", "--clause", "swift."])
         #expect(list.status == 0 && list.output.contains("swift.deepChain"))
         #expect(!list.output.contains("2.2.4"))
