@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "FBLStyle", targets: ["FBLStyle"]),
         .library(name: "PromiseConformance", targets: ["PromiseConformance"]),
         .library(name: "PromiseBridge", targets: ["PromiseBridge"]),
+        // The three styles' conformance adapters, for a matrix beside other libraries (Examples/ThirdPartyConformance).
+        .library(name: "PromiseStyleAdapters", targets: ["PromiseStyleAdapters"]),
         .executable(name: "promise-conformance", targets: ["promise-conformance"]),
         .executable(name: "promise-tour", targets: ["promise-tour"]),
     ],
