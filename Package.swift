@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "FBLStyle", targets: ["FBLStyle"]),
         .library(name: "PromiseConformance", targets: ["PromiseConformance"]),
         .library(name: "PromiseBridge", targets: ["PromiseBridge"]),
+        // The three styles' conformance adapters, for a matrix beside other libraries (Examples/ThirdPartyConformance).
+        .library(name: "PromiseStyleAdapters", targets: ["PromiseStyleAdapters"]),
         .executable(name: "promise-conformance", targets: ["promise-conformance"]),
         .executable(name: "promise-tour", targets: ["promise-tour"]),
     ],
@@ -39,9 +41,21 @@ let package = Package(
         .testTarget(name: "BoltsStyleTests", dependencies: ["BoltsStyle", "TestSupport"]),
         .testTarget(name: "PromiseKitStyleTests", dependencies: ["PromiseKitStyle", "TestSupport"]),
         .testTarget(name: "FBLStyleTests", dependencies: ["FBLStyle", "TestSupport"]),
+        // Deliberately broken promises for the conformance suite's own tests, and the command over two of them.
+        .target(
+            name: "ConformanceFixtures", dependencies: ["PromiseConformance", "TestSupport"],
+            path: "Tests/ConformanceFixtures"
+        ),
+        .executableTarget(
+            name: "conformance-fixture", dependencies: ["ConformanceFixtures", "PromiseConformance"],
+            path: "Tests/ConformanceFixture"
+        ),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["PromiseConformance", "PromiseStyleAdapters", "PromiseKitStyle", "TestSupport"]
+            dependencies: [
+                "PromiseConformance", "PromiseStyleAdapters", "PromiseKitStyle", "TestSupport", "ConformanceFixtures",
+                "conformance-fixture",
+            ]
         ),
         .testTarget(
             name: "PromiseBridgeTests",

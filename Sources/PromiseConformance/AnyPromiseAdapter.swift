@@ -19,8 +19,8 @@ struct ErasedAdapter: Sendable {
     let name: String
     let capabilities: Capabilities
     let deviations: [String: String]
-    /// Whether the promise type is a class, so that a weak reference to it means something (`swift.release`).
-    let promiseIsObject: Bool
+    /// The object whose lifetime `swift.release` watches for a promise (``PromiseAdapter/lifetimeObject(of:)``).
+    let lifetimeObject: @Sendable (ErasedPromise) -> AnyObject?
     let pending: @Sendable () -> Pending
     let fulfilled: @Sendable (Sentinel) -> ErasedPromise
     let rejected: @Sendable (any Error) -> ErasedPromise
@@ -45,7 +45,7 @@ struct ErasedAdapter: Sendable {
         name = adapter.name
         capabilities = adapter.capabilities
         deviations = adapter.deviations
-        promiseIsObject = A.Promise.self is AnyObject.Type
+        lifetimeObject = { adapter.lifetimeObject(of: unwrapPromise($0)) }
         pending = {
             let pending = adapter.pending()
             return (ErasedPromise(base: pending.promise), pending.fulfill, pending.reject)

@@ -2,7 +2,10 @@
 /// suite's own Swift clauses (id `swift.*`).
 ///
 /// Each clause runs several concrete cases, in the manner of the JavaScript suite (already settled, settled later,
-/// settled from another thread, ...). ``all`` lists every clause in the order of the spec.
+/// settled from another thread, ...). ``all`` lists every clause in the order of the spec: every numbered leaf
+/// requirement of Promises/A+ 1.1 section 2 (34 of them, ``promisesAPlusIds``) has its own clause. The few that have
+/// no meaning in typed Swift (``notMeaningful``) are listed, with the reason, but not run: they are reported
+/// ``ClauseStatus/notApplicable(_:)`` for every implementation.
 public struct Clause: Sendable, Hashable, Identifiable, CustomStringConvertible {
     /// The spec's number (`2.3.3.3.1`) or the suite's own id (`swift.queue`).
     public let id: String
@@ -12,8 +15,12 @@ public struct Clause: Sendable, Hashable, Identifiable, CustomStringConvertible 
     public let statement: String
     /// The capabilities an adapter must declare for the clause to apply.
     public let requires: Capabilities
-    /// The names of the concrete cases the clause runs.
+    /// The names of the concrete cases the clause runs (none for a clause that is ``notMeaningful``).
     public let cases: [String]
+    /// Why the requirement has no meaning in typed Swift, for the A+ requirements the suite lists without running
+    /// (2.2.5 "called as functions", 2.3.3.2 "retrieving `then` throws", 2.3.3.4 "`then` is not a function"); nil for
+    /// every clause the suite runs.
+    public let notMeaningful: String?
 
     let body: @Sendable (ClauseContext) throws -> Void
 
@@ -26,19 +33,42 @@ public struct Clause: Sendable, Hashable, Identifiable, CustomStringConvertible 
         self.statement = statement
         self.requires = requires
         self.cases = cases
+        self.notMeaningful = nil
         self.body = body
+    }
+
+    /// An A+ requirement that has no meaning in typed Swift: listed with `reason`, never run.
+    init(_ id: String, _ title: String, _ statement: String, notMeaningful reason: String) {
+        self.id = id
+        self.title = title
+        self.statement = statement
+        self.requires = []
+        self.cases = []
+        self.notMeaningful = reason
+        self.body = { _ in }
     }
 
     /// Whether the clause checks that something does *not* happen (a second or an early call, a second outcome, a
     /// promise that must stay pending), and so waits the grace period (``Conformance/defaultGrace``) after what it
     /// expected: every clause but those that only wait for what must happen (values and reasons passed on, handlers
-    /// not run inside `then`, adoption of settled promises, 2.3.1's rejection, `swift.queue`, `swift.deepChain` and
-    /// `swift.release`). ``ClauseResult/graceWaits`` counts the waits of one run.
-    public var waitsForAbsence: Bool { !Self.waitingOnlyForWhatMustHappen.contains(id) }
+    /// not run inside `then`, adoption of settled promises, 2.3.1's rejection, 2.3.4's plain values, `swift.queue`,
+    /// `swift.deepChain` and `swift.release`), and those that are ``notMeaningful``. ``ClauseResult/graceWaits``
+    /// counts the waits of one run.
+    public var waitsForAbsence: Bool { notMeaningful == nil && !Self.waitingOnlyForWhatMustHappen.contains(id) }
 
     private static let waitingOnlyForWhatMustHappen: Set<String> = [
-        "2.2.2.1", "2.2.3.1", "2.2.4", "2.2.7.1", "2.2.7.2", "2.3.1", "2.3.2.2", "2.3.2.3", "swift.queue",
+        "2.2.2.1", "2.2.3.1", "2.2.4", "2.2.7.1", "2.2.7.2", "2.3.1", "2.3.2.2", "2.3.2.3", "2.3.4", "swift.queue",
         "swift.deepChain", "swift.release",
+    ]
+
+    /// The numbers of the 34 leaf requirements of Promises/A+ 1.1 section 2, in the spec's order; ``all`` has one
+    /// clause for each (a parent such as 2.1.2 or 2.3.3.3 has no clause of its own: its leaves do).
+    public static let promisesAPlusIds: [String] = [
+        "2.1.1.1", "2.1.2.1", "2.1.2.2", "2.1.3.1", "2.1.3.2",
+        "2.2.1.1", "2.2.1.2", "2.2.2.1", "2.2.2.2", "2.2.2.3", "2.2.3.1", "2.2.3.2", "2.2.3.3", "2.2.4", "2.2.5",
+        "2.2.6.1", "2.2.6.2", "2.2.7.1", "2.2.7.2", "2.2.7.3", "2.2.7.4",
+        "2.3.1", "2.3.2.1", "2.3.2.2", "2.3.2.3", "2.3.3.1", "2.3.3.2", "2.3.3.3.1", "2.3.3.3.2", "2.3.3.3.3",
+        "2.3.3.3.4.1", "2.3.3.3.4.2", "2.3.3.4", "2.3.4",
     ]
 
     /// `id title`.

@@ -50,13 +50,20 @@ public struct ClauseResult: Sendable, CustomStringConvertible {
     /// How many times the clause waited the grace period to see that something did not happen
     /// (``Conformance/defaultGrace``); 0 for a clause that only waits for what must happen.
     public let graceWaits: Int
+    /// Whether the clause's thenables went through ``Assimilation/resolve(_:_:)``, the suite's own A+ 2.3.3
+    /// procedure, rather than the library's: the verdict is then about that helper (the matrix marks it `(helper)`).
+    public let assimilatedByHelper: Bool
 
     /// Creates a result.
-    public init(clause: Clause, status: ClauseStatus, duration: Duration = .zero, graceWaits: Int = 0) {
+    public init(
+        clause: Clause, status: ClauseStatus, duration: Duration = .zero, graceWaits: Int = 0,
+        assimilatedByHelper: Bool = false
+    ) {
         self.clause = clause
         self.status = status
         self.duration = duration
         self.graceWaits = graceWaits
+        self.assimilatedByHelper = assimilatedByHelper
     }
 
     /// `id title: status`.

@@ -62,25 +62,64 @@ extension ClauseContext {
 
 let statesClauses: [Clause] = [
     Clause(
-        "2.1.2", "fulfilled is final",
-        "When fulfilled, a promise must not transition to any other state, and its value must not change.",
+        "2.1.1.1", "pending may become fulfilled or rejected",
+        "When pending, a promise may transition to either the fulfilled or the rejected state.",
         cases: [
-            "settle again at once", "handler registered before, settle again at once", "settle again later",
-            "settle again from another thread", "many handlers see the same value",
+            "pending, then fulfilled", "pending, then rejected", "fulfilled from another thread",
+            "rejected from another thread",
         ]
     ) { context in
-        try context.checkSettledStateIsFinal(
-            .fulfil(Sentinel(1)), then: [.reject(SentinelError(2)), .fulfil(Sentinel(3))])
+        for settlement in [Settlement.fulfil(Sentinel(1)), .reject(SentinelError(1))] {
+            try context.inCase("pending, then \(settlement.verb)") {
+                let pending = context.pending()
+                let recorder = context.observe(pending.promise)
+                context.waitGrace()
+                try context.expect(recorder.count == 0, "the promise settled by itself: \(recorder.snapshot)")
+                context.settle(pending, settlement)
+                try context.expect(recorder, settlement.outcome)
+                try context.expect(
+                    context.observe(pending.promise), settlement.outcome, "a handler registered afterwards")
+            }
+            try context.inCase("\(settlement.verb) from another thread") {
+                let pending = context.pending()
+                let recorder = context.observe(pending.promise)
+                let settleElsewhere: @Sendable () -> Void = { context.settle(pending, settlement) }
+                Thread.detachNewThread(settleElsewhere)
+                try context.expect(recorder, settlement.outcome)
+            }
+        }
     },
     Clause(
-        "2.1.3", "rejected is final",
-        "When rejected, a promise must not transition to any other state, and its reason must not change.",
-        cases: [
-            "settle again at once", "handler registered before, settle again at once", "settle again later",
-            "settle again from another thread", "many handlers see the same value",
-        ]
+        "2.1.2.1", "fulfilled never becomes rejected",
+        "When fulfilled, a promise must not transition to any other state.",
+        cases: settledStateCases
     ) { context in
-        try context.checkSettledStateIsFinal(
-            .reject(SentinelError(1)), then: [.fulfil(Sentinel(2)), .reject(SentinelError(3))])
+        try context.checkSettledStateIsFinal(.fulfil(Sentinel(1)), then: [.reject(SentinelError(2))])
     },
+    Clause(
+        "2.1.2.2", "a fulfilled value never changes",
+        "When fulfilled, a promise must have a value, which must not change.",
+        cases: settledStateCases
+    ) { context in
+        try context.checkSettledStateIsFinal(.fulfil(Sentinel(1)), then: [.fulfil(Sentinel(3))])
+    },
+    Clause(
+        "2.1.3.1", "rejected never becomes fulfilled",
+        "When rejected, a promise must not transition to any other state.",
+        cases: settledStateCases
+    ) { context in
+        try context.checkSettledStateIsFinal(.reject(SentinelError(1)), then: [.fulfil(Sentinel(2))])
+    },
+    Clause(
+        "2.1.3.2", "a rejection reason never changes",
+        "When rejected, a promise must have a reason, which must not change.",
+        cases: settledStateCases
+    ) { context in
+        try context.checkSettledStateIsFinal(.reject(SentinelError(1)), then: [.reject(SentinelError(3))])
+    },
+]
+
+private let settledStateCases = [
+    "settle again at once", "handler registered before, settle again at once", "settle again later",
+    "settle again from another thread", "many handlers see the same value",
 ]

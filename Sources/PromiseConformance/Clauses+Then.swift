@@ -274,9 +274,9 @@ private func eachWayCases(_ verb: String) -> [String] {
 
 let thenClauses: [Clause] = [
     Clause(
-        "2.2.1", "missing handlers are ignored",
-        "Both onFulfilled and onRejected are optional (nil): a missing handler is ignored.",
-        cases: ["fulfilled without onFulfilled", "rejected without onRejected", "no handler at all"]
+        "2.2.1.1", "a missing onFulfilled is ignored",
+        "onFulfilled is optional: when it is not a function (nil in Swift), it is ignored.",
+        cases: ["fulfilled without onFulfilled", "fulfilled without any handler", "rejected without onFulfilled"]
     ) { context in
         try context.inCase("fulfilled without onFulfilled") {
             let recorder = Recorder<Outcome>()
@@ -285,6 +285,21 @@ let thenClauses: [Clause] = [
             try context.expectOnly(context.observe(derived), .fulfilled(Sentinel(1)), "the derived promise")
             try context.expect(recorder.count == 0, "onRejected was called for a fulfilled promise")
         }
+        try context.inCase("fulfilled without any handler") {
+            let derived = context.then(context.adapter.fulfilled(Sentinel(2)))
+            try context.expectOnly(context.observe(derived), .fulfilled(Sentinel(2)), "the derived promise")
+        }
+        try context.inCase("rejected without onFulfilled") {
+            let derived = context.then(
+                context.adapter.rejected(SentinelError(1)), onRejected: { _ in .fulfill(Sentinel(3)) })
+            try context.expectOnly(context.observe(derived), .fulfilled(Sentinel(3)), "the derived promise")
+        }
+    },
+    Clause(
+        "2.2.1.2", "a missing onRejected is ignored",
+        "onRejected is optional: when it is not a function (nil in Swift), it is ignored.",
+        cases: ["rejected without onRejected", "rejected without any handler", "fulfilled without onRejected"]
+    ) { context in
         try context.inCase("rejected without onRejected") {
             let recorder = Recorder<Outcome>()
             let derived = context.then(
@@ -292,9 +307,14 @@ let thenClauses: [Clause] = [
             try context.expectOnly(context.observe(derived), .rejected(SentinelError(1)), "the derived promise")
             try context.expect(recorder.count == 0, "onFulfilled was called for a rejected promise")
         }
-        try context.inCase("no handler at all") {
-            let derived = context.then(context.adapter.fulfilled(Sentinel(2)))
-            try context.expectOnly(context.observe(derived), .fulfilled(Sentinel(2)), "the derived promise")
+        try context.inCase("rejected without any handler") {
+            let derived = context.then(context.adapter.rejected(SentinelError(2)))
+            try context.expectOnly(context.observe(derived), .rejected(SentinelError(2)), "the derived promise")
+        }
+        try context.inCase("fulfilled without onRejected") {
+            let derived = context.then(
+                context.adapter.fulfilled(Sentinel(1)), onFulfilled: { _ in .fulfill(Sentinel(3)) })
+            try context.expectOnly(context.observe(derived), .fulfilled(Sentinel(3)), "the derived promise")
         }
     },
     Clause(
@@ -345,14 +365,22 @@ let thenClauses: [Clause] = [
         "2.2.4", "handlers run asynchronously",
         "onFulfilled or onRejected must not be called until the caller's stack has unwound (never inside `then`, "
             + "`fulfill` or `reject`).",
-        cases: [
-            "then on an already-settled promise", "handler registered on a pending promise, then settled",
-            "then called inside a handler of the same settled promise",
-        ]
+        cases: ["fulfilled", "rejected"].flatMap { verb in
+            [
+                "then on an already-\(verb) promise", "handler registered on a pending promise, then \(verb)",
+                "then called inside a handler of the same \(verb) promise",
+            ]
+        }
     ) { context in
         try context.checkHandlersAsynchronous(.fulfil(Sentinel(1)))
         try context.checkHandlersAsynchronous(.reject(SentinelError(1)))
     },
+    Clause(
+        "2.2.5", "handlers called as functions",
+        "onFulfilled and onRejected must be called as functions (with no `this` value).",
+        notMeaningful:
+            "Swift closures have no `this`: a handler is always called as a plain function, with only its argument."
+    ),
     Clause(
         "2.2.6.1", "onFulfilled handlers run in order",
         "then may be called many times on one promise; when it is fulfilled, all onFulfilled handlers run in the "

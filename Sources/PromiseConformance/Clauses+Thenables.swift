@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
 
-// A+ 2.3.3: assimilating a foreign thenable, including the misbehaving ones.
-// (2.3.3.1, 2.3.3.2 and 2.3.3.4 are about reading a `then` property in JavaScript and have no meaning in Swift.)
+// A+ 2.3.3: assimilating a foreign thenable, including the misbehaving ones; A+ 2.3.4: a plain value.
+// (2.3.3.2 and 2.3.3.4 are about reading a `then` property in JavaScript and have no meaning in Swift: they are listed
+// with the reason, and not run.)
 
 /// A thenable whose `then` runs a script: the suite's well-behaved and misbehaving foreign promise-likes.
 struct ScriptedThenable: Thenable {
@@ -10,6 +11,8 @@ struct ScriptedThenable: Thenable {
     typealias Reject = @Sendable (any Error) -> Void
 
     let calls = Recorder<Int>()
+    /// Set when the adapter hands this thenable to ``Assimilation/resolve(_:_:)`` rather than to its library.
+    let usedHelper = Flag()
     let script: @Sendable (_ resolvePromise: @escaping Resolve, _ rejectPromise: @escaping Reject) throws -> Void
 
     init(_ script: @escaping @Sendable (@escaping Resolve, @escaping Reject) throws -> Void) {
@@ -53,19 +56,23 @@ extension ClauseContext {
         _ makeThenable: () -> ScriptedThenable,
         _ check: (_ promise: ErasedPromise, _ thenable: ScriptedThenable) throws -> Void
     ) throws {
+        func checkNoting(_ promise: ErasedPromise, _ thenable: ScriptedThenable) throws {
+            defer { if thenable.usedHelper.isSet { usedAssimilationHelper = true } }
+            try check(promise, thenable)
+        }
         try inCase("returned from onFulfilled") {
             let thenable = makeThenable()
             let promise = then(adapter.fulfilled(Sentinel(0)), onFulfilled: { _ in .assimilate(thenable) })
-            try check(promise, thenable)
+            try checkNoting(promise, thenable)
         }
         try inCase("returned from onRejected") {
             let thenable = makeThenable()
             let promise = then(adapter.rejected(SentinelError(0)), onRejected: { _ in .assimilate(thenable) })
-            try check(promise, thenable)
+            try checkNoting(promise, thenable)
         }
         try inCase("assimilated directly") {
             let thenable = makeThenable()
-            try check(adapter.assimilated(thenable), thenable)
+            try checkNoting(adapter.assimilated(thenable), thenable)
         }
     }
 
@@ -91,8 +98,9 @@ private let error2 = SentinelError(2)
 
 let thenableClauses: [Clause] = [
     Clause(
-        "2.3.3.3", "calls then once",
-        "If x is a thenable, call its then once, with resolvePromise and rejectPromise; the promise waits for them.",
+        "2.3.3.1", "then is taken from x once",
+        "Let then be x.then: the procedure takes x's then once and calls it once, with resolvePromise and "
+            + "rejectPromise (in Swift, the thenable's then method is called exactly once); the promise waits for them.",
         requires: .assimilation,
         cases: ["then called once", "pending while the thenable has not called back"]
     ) { context in
@@ -111,6 +119,13 @@ let thenableClauses: [Clause] = [
             }
         }
     },
+    Clause(
+        "2.3.3.2", "retrieving then throws",
+        "If retrieving the property x.then results in a thrown exception e, reject the promise with e as the reason.",
+        notMeaningful:
+            "A Swift thenable's then is a protocol method, not a property looked up at run time: retrieving it cannot "
+            + "throw (a throw from calling it is 2.3.3.3.4)."
+    ),
     Clause(
         "2.3.3.3.1", "resolvePromise(y) resolves with y",
         "If/when resolvePromise is called with a value y, resolve the promise with y (assimilating y if it is a "
@@ -339,5 +354,48 @@ let thenableClauses: [Clause] = [
                 }, .rejected(error1)
             ),
         ])
+    },
+    Clause(
+        "2.3.3.4", "then is not a function",
+        "If then is not a function, fulfil the promise with x.",
+        notMeaningful:
+            "A Swift value either conforms to Thenable, whose then is always a method, or does not, and the handler "
+            + "says which (HandlerResult.assimilate or .fulfill): no value has a then that is not a function. A plain "
+            + "value is 2.3.4."
+    ),
+    Clause(
+        "2.3.4", "a plain value fulfils",
+        "If x is not an object or function (in Swift: neither a promise nor a thenable, a plain value), fulfil the "
+            + "promise with x.",
+        cases: [
+            "returned from onFulfilled, already-fulfilled", "returned from onFulfilled, immediately-fulfilled",
+            "returned from onRejected, already-rejected", "returned from onRejected, immediately-rejected",
+            "the value the handler was given",
+        ]
+    ) { context in
+        try context.inCase("returned from onFulfilled, already-fulfilled") {
+            let derived = context.then(context.adapter.fulfilled(one), onFulfilled: { _ in .fulfill(two) })
+            try context.expectFulfilled(derived, with: two, "the derived promise")
+        }
+        try context.inCase("returned from onFulfilled, immediately-fulfilled") {
+            let pending = context.pending()
+            let derived = context.then(pending.promise, onFulfilled: { _ in .fulfill(two) })
+            pending.fulfill(one)
+            try context.expectFulfilled(derived, with: two, "the derived promise")
+        }
+        try context.inCase("returned from onRejected, already-rejected") {
+            let derived = context.then(context.adapter.rejected(error1), onRejected: { _ in .fulfill(two) })
+            try context.expectFulfilled(derived, with: two, "the derived promise")
+        }
+        try context.inCase("returned from onRejected, immediately-rejected") {
+            let pending = context.pending()
+            let derived = context.then(pending.promise, onRejected: { _ in .fulfill(two) })
+            pending.reject(error1)
+            try context.expectFulfilled(derived, with: two, "the derived promise")
+        }
+        try context.inCase("the value the handler was given") {
+            let derived = context.then(context.adapter.fulfilled(one), onFulfilled: { .fulfill($0) })
+            try context.expectFulfilled(derived, with: one, "the derived promise")
+        }
     },
 ]

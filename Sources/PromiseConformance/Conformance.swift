@@ -17,8 +17,8 @@ public enum Conformance {
     /// The default time limit of one clause.
     ///
     /// It guards against an implementation that hangs: a clause that is still running when it expires fails with
-    /// "timed out". A clause that does heavy work (``Clause/all``'s `swift.deepChain` builds chains of 100,000
-    /// handlers) needs more of it on a slow machine, or on one whose cores are busy with other work.
+    /// "timed out". A clause that does heavy work (``Clause/all``'s `swift.deepChain` builds chains of 20,000 and
+    /// 100,000 handlers) needs more of it on a slow machine, or on one whose cores are busy with other work.
     public static let defaultTimeout: Duration = .seconds(30)
 
     /// The default grace period: how long a clause waits to see that something does *not* happen.
@@ -29,6 +29,11 @@ public enum Conformance {
     /// queued has started, however busy the machine), then sleeps the grace period. Each ``ClauseResult`` counts how
     /// many such waits its clause made (``ClauseResult/graceWaits``).
     public static let defaultGrace: Duration = .milliseconds(30)
+
+    /// How long A+ 2.3.1 waits, once a handler has returned its own derived promise, for that promise to be
+    /// rejected: 3 s. A library without cycle detection never settles it, and fails (or shows its declared
+    /// deviation) after this bound rather than after the clause's whole time limit.
+    public static let cycleDetectionLimit: Duration = .seconds(3)
 
     /// Runs `clauses` over the implementation behind `adapter`, one after the other.
     ///
@@ -66,34 +71,100 @@ public enum Conformance {
     static func run(
         _ adapter: ErasedAdapter, _ clause: Clause, timeout: Duration, stress: Bool, grace: Duration
     ) async -> ClauseResult {
-        let missing = clause.requires.subtracting(adapter.capabilities)
-        guard missing.isEmpty else {
-            return ClauseResult(clause: clause, status: .notApplicable("needs capability \(missing)"))
+        if let skipped = skipped(clause, capabilities: adapter.capabilities) { return skipped }
+        let errors = deviationErrors(adapter.deviations)
+        guard errors.isEmpty else {
+            return ClauseResult(clause: clause, status: .failed(errors.joined(separator: "; ")))
         }
         let clock = ContinuousClock()
         let start = clock.now
-        let (failure, graceWaits) = await execute(clause, adapter, timeout: timeout, stress: stress, grace: grace)
+        let caseDeviations = Deviation.cases(of: clause, in: adapter.deviations)
+        let run = await execute(
+            clause, adapter, caseDeviations: caseDeviations, timeout: timeout, stress: stress, grace: grace)
         let status: ClauseStatus
-        switch (adapter.deviations[clause.id], failure) {
-        case (nil, nil): status = .passed
-        case (nil, let message?): status = .failed(message)
-        case (let reason?, nil): status = .failed("declared deviation not observed (declared: \(reason))")
-        case (let reason?, let observed?): status = .deviation("\(reason) (observed: \(observed))")
+        if let declared = adapter.deviations[clause.id] {
+            status = self.status(declared: declared, failure: run.failure)
+        } else if let failure = run.failure {
+            status = .failed(failure)  // a case not declared as a deviation: never hidden by those that are
+        } else if let unobserved = caseDeviations.first(where: { run.observed[$0.key] == nil }) {
+            status = .failed(
+                "declared deviation not observed in case \(unobserved.key) (declared: \(unobserved.value))")
+        } else if !caseDeviations.isEmpty {
+            status = .deviation(
+                caseDeviations.keys.sorted().map {
+                    "\($0): \(caseDeviations[$0] ?? "") (observed: \(run.observed[$0] ?? ""))"
+                }
+                .joined(separator: "; "))
+        } else {
+            status = .passed
         }
-        return ClauseResult(clause: clause, status: status, duration: clock.now - start, graceWaits: graceWaits)
+        return ClauseResult(
+            clause: clause, status: status, duration: clock.now - start, graceWaits: run.graceWaits,
+            assimilatedByHelper: run.usedAssimilationHelper)
+    }
+
+    /// The errors in an adapter's ``PromiseAdapter/deviations``: each key must be a clause id, or a clause id, `#` and
+    /// the name of one of that clause's ``Clause/cases``. Empty when every key is valid.
+    public static func deviationErrors(_ deviations: [String: String]) -> [String] {
+        deviations.keys.sorted().compactMap { key in
+            let (id, caseName) = Deviation.split(key)
+            guard let clause = Clause.named(id) else {
+                return "unknown clause id \"\(id)\" in the deviations (see Clause.all, or promise-conformance --list)"
+            }
+            if let caseName, !clause.cases.contains(caseName) {
+                return "unknown case \"\(caseName)\" of \(id) in the deviations; its cases: "
+                    + clause.cases.joined(separator: ", ")
+            }
+            return nil
+        }
+    }
+
+    /// The result of a clause that is not run: it has no meaning in typed Swift, or needs a capability the adapter
+    /// does not declare; nil for a clause to run.
+    static func skipped(_ clause: Clause, capabilities: Capabilities) -> ClauseResult? {
+        if let reason = clause.notMeaningful {
+            return ClauseResult(clause: clause, status: .notApplicable("not meaningful in typed Swift: \(reason)"))
+        }
+        let missing = clause.requires.subtracting(capabilities)
+        guard missing.isEmpty else {
+            return ClauseResult(clause: clause, status: .notApplicable("needs capability \(missing)"))
+        }
+        return nil
+    }
+
+    /// The status of a clause that ran, given the deviation its adapter declares for it and what failed, if anything.
+    static func status(declared reason: String?, failure: String?) -> ClauseStatus {
+        switch (reason, failure) {
+        case (nil, nil): .passed
+        case (nil, let message?): .failed(message)
+        case (let reason?, nil): .failed("declared deviation not observed (declared: \(reason))")
+        case (let reason?, let observed?): .deviation("\(reason) (observed: \(observed))")
+        }
     }
 
     /// Runs the clause body on its own thread; returns nil when it passed, else the failure message, and the number of
     /// grace waits the clause made.
+    /// What running a clause body showed: the failure message of a case not declared as a deviation, the grace
+    /// waits, and the departures seen in the cases declared as deviations (case name → message).
+    struct Execution: Sendable {
+        var failure: String?
+        var graceWaits = 0
+        var observed: [String: String] = [:]
+        var usedAssimilationHelper = false
+    }
+
     private static func execute(
-        _ clause: Clause, _ adapter: ErasedAdapter, timeout: Duration, stress: Bool, grace: Duration
-    ) async -> (String?, Int) {
+        _ clause: Clause, _ adapter: ErasedAdapter, caseDeviations: [String: String], timeout: Duration,
+        stress: Bool, grace: Duration
+    ) async -> Execution {
         let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
         let deadline = DispatchTime.now() + .nanoseconds(Int(nanoseconds))
         return await withCheckedContinuation { continuation in
             let once = Once()
             let thread = Thread {
-                let context = ClauseContext(adapter: adapter, deadline: deadline, stress: stress, grace: grace)
+                let context = ClauseContext(
+                    adapter: adapter, deadline: deadline, stress: stress, grace: grace,
+                    deviatingCases: Set(caseDeviations.keys))
                 var message: String?
                 do {
                     try clause.body(context)
@@ -102,7 +173,12 @@ public enum Conformance {
                 } catch {
                     message = "unexpected error \(error)"
                 }
-                if once.claim() { continuation.resume(returning: (message, context.graceWaits)) }
+                if once.claim() {
+                    continuation.resume(
+                        returning: Execution(
+                            failure: message, graceWaits: context.graceWaits, observed: context.observedDeviations,
+                            usedAssimilationHelper: context.usedAssimilationHelper))
+                }
             }
             thread.name = "PromiseConformance \(clause.id)"
             thread.stackSize = clauseStackSize
@@ -110,9 +186,18 @@ public enum Conformance {
             // The watchdog: a clause stuck outside the suite's own waits (in the implementation) still ends.
             DispatchQueue.global().asyncAfter(deadline: deadline + .seconds(2)) {
                 if once.claim() {
-                    continuation.resume(returning: ("timed out after \(timeout) (the clause did not return)", 0))
+                    continuation.resume(
+                        returning: Execution(failure: "timed out after \(timeout) (the clause did not return)"))
                 }
             }
         }
+    }
+}
+
+extension Duration {
+    /// The same length as a Dispatch interval (to the nanosecond).
+    var dispatchInterval: DispatchTimeInterval {
+        let (seconds, attoseconds) = components
+        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
     }
 }

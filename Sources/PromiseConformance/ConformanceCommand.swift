@@ -10,7 +10,14 @@ import Foundation
 /// ```
 ///
 /// Options (see ``usage``): `--style NAME` (repeatable, or a comma list), `--clause PREFIX` (repeatable, or a comma
-/// list), `--format text|markdown|json`, `--timeout SECONDS`, `--stress`, `--list`, `--help`.
+/// list), `--format text|markdown|json`, `--timeout SECONDS`, `--stress`, `--in-process`, `--list`, `--help`.
+///
+/// Each clause runs in a child process of its own: the command re-executes its own executable with a hidden
+/// `--run-one CLAUSE --style NAME`, which runs that one clause and prints its result. A clause that crashes that
+/// process (a stack overflow, a trap, a double `resume`, a signal) is reported as failed with the signal, and the
+/// clauses after it still run. `--in-process` runs every clause in this process instead: a little faster, but the
+/// first crash ends the run. The command must therefore be the program's whole work: the executable, started again
+/// with those arguments, must reach `ConformanceCommand.run` with the same adapters.
 ///
 /// The exit status is 0 when no clause failed, 1 when a clause failed that the style does not declare as a
 /// deviation (or a declared deviation was not observed), and 2 for a usage error.
@@ -33,7 +40,7 @@ public enum ConformanceCommand {
     /// The help text.
     public static let usage = """
         usage: promise-conformance [--style NAME]... [--clause PREFIX]... [--format text|markdown|json]
-                                   [--timeout SECONDS] [--stress] [--list] [--help]
+                                   [--timeout SECONDS] [--stress] [--in-process] [--list] [--help]
 
         Runs the Promises/A+-style conformance suite over promise implementations and prints the matrix:
         clauses as rows, implementations as columns, cells pass / FAIL / deviation / n/a.
@@ -43,11 +50,31 @@ public enum ConformanceCommand {
           --format FORMAT   text (default), markdown or json
           --timeout SECONDS the time limit of each clause (default 10); a clause that hangs fails after it
           --stress          many more race iterations and a 1,000,000-step chain (same as PROMISES_STRESS=1)
+          --in-process      run every clause in this process; by default each clause runs in a child process, so
+                            that a clause that crashes (stack overflow, trap, signal) fails with its signal and the
+                            clauses after it still run
           --list            list the clauses and exit
           --help            this text
 
+        Reading the matrix: one row per clause, the 34 numbered requirements of Promises/A+ 1.1 section 2 by number,
+        then the suite's own swift.* clauses; one column per implementation. Each clause runs several cases. A cell is
+          pass       every case held
+          FAIL       a case did not hold, timed out, or crashed the process running it (signal named), or a declared
+                     deviation was not seen; "details:" below the table gives the case and what was seen
+          deviation  the implementation departs from the clause by design, as its adapter declares, and it was seen
+          n/a        the adapter does not declare the capability the clause needs, or the requirement has no
+                     meaning in typed Swift (listed with the reason below the table); never a pass
+          (helper)   after a 2.3.3 cell: the verdict is about Assimilation.resolve, the suite's own procedure the
+                     adapter uses, not about the library
+        Below the table: one summary line per implementation, then the details of every FAIL and deviation.
+
+        How long: the implementations run side by side, each clause in a child process; the three built-in styles
+        take about 20-40 s in a debug build on 2 busy cores. Most clauses take milliseconds to a second (those that
+        check that something does not happen wait a 30 ms grace period per check); swift.deepChain and swift.race
+        take longest, 2.3.1 waits at most 3 s for a cycle to be rejected, and a clause that hangs costs --timeout.
+
         Exit status: 0 when no clause failed, 1 when a clause failed that the implementation does not declare as a
-        deviation, 2 for a usage error.
+        deviation, 2 for a usage error or a deviation naming an unknown clause or case.
         """
 
     /// Parses `arguments` (without the program name), runs the suite over the selected `adapters` side by side,
@@ -72,6 +99,17 @@ public enum ConformanceCommand {
             output(usage)
             return 0
         }
+        if let id = options.runOne {
+            // A child process of an isolated run: one clause over one implementation, one result line.
+            guard let clause = Clause.named(id), options.styles.count == 1,
+                let adapter = adapters.first(where: { $0.name.lowercased() == options.styles[0].lowercased() })
+            else {
+                errorOutput("promise-conformance: --run-one needs a known clause id and one known --style")
+                return 2
+            }
+            output(ResultRecord(await runOneOpened(adapter, clause, options)).line)
+            return Conformance.childExitCode
+        }
         let clauses =
             options.clausePrefixes.isEmpty
             ? Clause.all : Clause.all.filter { clause in options.clausePrefixes.contains { clause.id.hasPrefix($0) } }
@@ -95,6 +133,13 @@ public enum ConformanceCommand {
             let wanted = Set(options.styles.map { $0.lowercased() })
             selected = adapters.filter { wanted.contains($0.name.lowercased()) }
         }
+        for adapter in selected {
+            let errors = Conformance.deviationErrors(adapter.deviations)
+            if !errors.isEmpty {
+                errorOutput("promise-conformance: \(adapter.name): " + errors.joined(separator: "\n  "))
+                return 2
+            }
+        }
         // The implementations run side by side (each runs its clauses one after the other): most of a clause's time
         // is spent waiting, for a grace period or for a hang to time out, so this takes about as long as the slowest.
         errorOutput("running \(clauses.count) clauses over \(selected.map(\.name).joined(separator: ", "))...")
@@ -113,7 +158,47 @@ public enum ConformanceCommand {
     private static func runOpened<A: PromiseAdapter>(
         _ adapter: A, _ clauses: [Clause], _ options: Options
     ) async -> ConformanceReport {
-        await Conformance.run(adapter, clauses: clauses, timeout: options.timeout, stress: options.stress ? true : nil)
+        guard !options.inProcess else {
+            return await Conformance.run(
+                adapter, clauses: clauses, timeout: options.timeout, stress: options.stress ? true : nil)
+        }
+        var results: [ClauseResult] = []
+        for clause in clauses {
+            results.append(await runInChild(adapter, clause, options))
+        }
+        return ConformanceReport(adapterName: adapter.name, capabilities: adapter.capabilities, results: results)
+    }
+
+    private static func runOneOpened<A: PromiseAdapter>(
+        _ adapter: A, _ clause: Clause, _ options: Options
+    ) async -> ClauseResult {
+        await Conformance.run(adapter, clause: clause, timeout: options.timeout, stress: options.stress ? true : nil)
+    }
+
+    /// Runs one clause in a child process: this executable, started again with `--run-one`.
+    private static func runInChild<A: PromiseAdapter>(
+        _ adapter: A, _ clause: Clause, _ options: Options
+    ) async -> ClauseResult {
+        if let skipped = Conformance.skipped(clause, capabilities: adapter.capabilities) { return skipped }
+        let (seconds, attoseconds) = options.timeout.components
+        var arguments = [
+            "--run-one", clause.id, "--style", adapter.name,
+            "--timeout", "\(Double(seconds) + Double(attoseconds) / 1e18)",
+        ]
+        if options.stress { arguments.append("--stress") }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let end = await Conformance.runChild(
+            Conformance.currentExecutable, arguments, limit: options.timeout + .seconds(30))
+        if let launchError = end.launchError {
+            return ClauseResult(clause: clause, status: .failed(launchError), duration: clock.now - start)
+        }
+        if let outcome = ResultRecord(parsing: end.output), outcome.clause == clause.id {
+            return outcome.result(clause)
+        }
+        return Conformance.diedResult(
+            clause, declared: adapter.deviations[clause.id], signal: end.signal, exitCode: end.exitCode,
+            errorOutput: end.errorOutput, duration: clock.now - start)
     }
 
     struct UsageError: Error {
@@ -126,6 +211,8 @@ public enum ConformanceCommand {
         var format = Format.text
         var timeout = ConformanceCommand.defaultTimeout
         var stress = false
+        var inProcess = false
+        var runOne: String?
         var list = false
         var help = false
 
@@ -161,6 +248,8 @@ public enum ConformanceCommand {
                     }
                     timeout = .milliseconds(Int(seconds * 1000))
                 case "--stress": stress = true
+                case "--in-process": inProcess = true
+                case "--run-one": runOne = try inline ?? value(name)
                 case "--list": list = true
                 case "--help", "-h": help = true
                 default: throw UsageError(message: "unknown argument \(argument)")

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// Runs one clause over `adapter` and records a Swift Testing issue when it fails.
@@ -51,4 +52,150 @@ public func expectConformance<A: PromiseAdapter>(
 extension Clause: CustomTestStringConvertible {
     /// `id title`, how a parameterized test names the case.
     public var testDescription: String { description }
+}
+
+// MARK: Crash isolation
+
+extension Conformance {
+    /// Runs `clauses` over the implementation behind `adapter`, each clause in a child process of the running test,
+    /// so that a clause that crashes the process is reported instead of ending the test run.
+    ///
+    /// A clause whose process dies (a stack overflow, a trap such as a force-unwrap or a double `resume`, any
+    /// signal) is ``ClauseStatus/failed(_:)`` with "crashed", the clause's id and the signal (SIGSEGV for a stack
+    /// overflow on Linux), or a ``ClauseStatus/deviation(_:)`` when the adapter declares one for that clause; the
+    /// clauses after it run and report as usual.
+    ///
+    /// Each clause is a Swift Testing exit test: call this from a Swift Testing test (not from XCTest, nor outside a
+    /// test). The child process rebuilds the adapter from its `Codable` encoding and finds its type by name, so the
+    /// adapter type must be `Codable` and declared at file scope (not inside a function). A clause costs a process
+    /// start, some tens of milliseconds, on top of its own time.
+    public static func runIsolated<A: PromiseAdapter & Codable>(
+        _ adapter: A, clauses: [Clause] = Clause.all, timeout: Duration = defaultTimeout, stress: Bool? = nil,
+        grace: Duration = defaultGrace, sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> ConformanceReport {
+        var results: [ClauseResult] = []
+        for clause in clauses {
+            results.append(
+                await runIsolated(
+                    adapter, clause: clause, timeout: timeout, stress: stress, grace: grace,
+                    sourceLocation: sourceLocation))
+        }
+        return ConformanceReport(adapterName: adapter.name, capabilities: adapter.capabilities, results: results)
+    }
+
+    /// Runs one clause over the implementation behind `adapter` in a child process of the running test (see
+    /// ``runIsolated(_:clauses:timeout:stress:grace:sourceLocation:)``).
+    public static func runIsolated<A: PromiseAdapter & Codable>(
+        _ adapter: A, clause: Clause, timeout: Duration = defaultTimeout, stress: Bool? = nil,
+        grace: Duration = defaultGrace, sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> ClauseResult {
+        if let skipped = skipped(clause, capabilities: adapter.capabilities) { return skipped }
+        let clock = ContinuousClock()
+        let start = clock.now
+        func failed(_ message: String) -> ClauseResult {
+            ClauseResult(clause: clause, status: .failed(message), duration: clock.now - start)
+        }
+        guard let typeName = _mangledTypeName(A.self) else { return failed("the adapter type \(A.self) has no name") }
+        let encoded: Data
+        do {
+            encoded = try JSONEncoder().encode(adapter)
+        } catch {
+            return failed("could not encode the adapter for the child process: \(error)")
+        }
+        let request = ChildRequest(
+            typeName: typeName, adapter: encoded, clause: clause.id, timeout: milliseconds(timeout),
+            grace: milliseconds(grace), stress: stress ?? stressFromEnvironment)
+        guard let end = await runExitTest(request, sourceLocation: sourceLocation) else {
+            return failed("the child process running the clause exited with success, without a result")
+        }
+        let output = String(decoding: end.standardOutputContent, as: UTF8.self)
+        if let outcome = ResultRecord(parsing: output), outcome.clause == clause.id { return outcome.result(clause) }
+        var signal: Int32?
+        var exitCode: Int32?
+        switch end.exitStatus {
+        case .signal(let number): signal = number
+        case .exitCode(let code): exitCode = code
+        @unknown default: break
+        }
+        return diedResult(
+            clause, declared: adapter.deviations[clause.id], signal: signal, exitCode: exitCode,
+            errorOutput: String(decoding: end.standardErrorContent, as: UTF8.self), duration: clock.now - start)
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+
+    /// Runs the request's clause in an exit test: a child process that prints the outcome and exits with
+    /// ``childExitCode``, or dies.
+    private static func runExitTest(_ request: ChildRequest, sourceLocation: SourceLocation) async -> ExitTest.Result? {
+        await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            sourceLocation: sourceLocation
+        ) { [request] in
+            await request.runInThisProcess()
+        }
+    }
+}
+
+/// What an exit test's child needs to run one clause: the adapter's type by name and its encoding.
+struct ChildRequest: Codable, Sendable {
+    let typeName: String
+    let adapter: Data
+    let clause: String
+    let timeout: Int
+    let grace: Int
+    let stress: Bool
+
+    /// In the child: runs the clause, prints its outcome and exits with ``Conformance/childExitCode``.
+    func runInThisProcess() async -> Never {
+        let result: ClauseResult
+        if let clause = Clause.named(self.clause) {
+            if let type = _typeByName(typeName) as? any (PromiseAdapter & Decodable).Type {
+                result = await run(type, clause)
+            } else {
+                result = ClauseResult(
+                    clause: clause, status: .failed("the child process found no adapter type named \(typeName)"))
+            }
+            print(ResultRecord(result).line)
+        }
+        fflush(nil)
+        exit(Conformance.childExitCode)
+    }
+
+    private func run<A: PromiseAdapter & Decodable>(_ type: A.Type, _ clause: Clause) async -> ClauseResult {
+        do {
+            let adapter = try JSONDecoder().decode(type, from: self.adapter)
+            return await Conformance.run(
+                adapter, clause: clause, timeout: .milliseconds(timeout), stress: stress, grace: .milliseconds(grace))
+        } catch {
+            return ClauseResult(
+                clause: clause, status: .failed("the child process could not decode the adapter: \(error)"))
+        }
+    }
+}
+
+/// Runs one clause over `adapter` in a child process of the running test and records a Swift Testing issue when it
+/// fails, crashes included (see ``Conformance/runIsolated(_:clause:timeout:stress:grace:sourceLocation:)``).
+///
+/// ```swift
+/// @Test(arguments: Clause.all)
+/// func conformance(_ clause: Clause) async {
+///     await expectIsolatedConformance(MyAdapter(), clause)  // MyAdapter: PromiseAdapter, Codable
+/// }
+/// ```
+///
+/// - Returns: the clause's result, for further checks.
+@discardableResult
+public func expectIsolatedConformance<A: PromiseAdapter & Codable>(
+    _ adapter: A, _ clause: Clause, timeout: Duration = Conformance.defaultTimeout,
+    grace: Duration = Conformance.defaultGrace, sourceLocation: SourceLocation = #_sourceLocation
+) async -> ClauseResult {
+    let result = await Conformance.runIsolated(
+        adapter, clause: clause, timeout: timeout, grace: grace, sourceLocation: sourceLocation)
+    if case .failed(let message) = result.status {
+        Issue.record("\(adapter.name) fails \(clause.id) (\(clause.title)): \(message)", sourceLocation: sourceLocation)
+    }
+    return result
 }

@@ -23,7 +23,18 @@ public struct Matrix: Sendable {
     }
 
     private func cell(_ report: ConformanceReport, _ clause: Clause) -> String {
-        report[clause.id]?.status.cell ?? "-"
+        guard let result = report[clause.id] else { return "-" }
+        return result.status.cell + (result.assimilatedByHelper ? " (helper)" : "")
+    }
+
+    /// The footnote of the `(helper)` cells, when there are any.
+    private var helperNote: [String] {
+        guard reports.contains(where: { $0.results.contains(where: \.assimilatedByHelper) }) else { return [] }
+        return [
+            "",
+            "(helper): the adapter handed the suite's thenables to Assimilation.resolve, the suite's own A+ 2.3.3 "
+                + "procedure, because its library cannot assimilate a foreign thenable: the verdict is that helper's.",
+        ]
     }
 
     /// The failed and deviation cells, with their messages.
@@ -33,6 +44,11 @@ public struct Matrix: Sendable {
                 "\(report.adapterName) \($0.clause.id): \($0.status)"
             }
         }
+    }
+
+    /// The rows that are `n/a` for every implementation because the requirement has no meaning in typed Swift.
+    private var notMeaningful: [String] {
+        clauses.compactMap { clause in clause.notMeaningful.map { "\(clause.id) \(clause.title): \($0)" } }
     }
 
     /// An aligned plain-text table, the summaries, and the details of failures and deviations.
@@ -48,7 +64,11 @@ public struct Matrix: Sendable {
         }
         var lines = [line(header), line(widths.map { String(repeating: "-", count: $0) })]
         lines += rows.map(line)
-        lines += [""] + reports.map(\.summary)
+        lines += [""] + reports.map(\.summary) + helperNote
+        if !notMeaningful.isEmpty {
+            lines +=
+                ["", "n/a for every implementation (no meaning in typed Swift):"] + notMeaningful.map { "  " + $0 }
+        }
         if !details.isEmpty { lines += ["", "details:"] + details.map { "  " + $0 } }
         return lines.joined(separator: "\n")
     }
@@ -63,11 +83,16 @@ public struct Matrix: Sendable {
         lines += clauses.map { clause in
             let cells = reports.map { report in
                 let cell = cell(report, clause)
-                return cell == "FAIL" ? "**FAIL**" : cell
+                return cell.hasPrefix("FAIL") ? "**\(cell)**" : cell
             }
             return "| `\(clause.id)` | \(escape(clause.title)) | " + cells.joined(separator: " | ") + " |"
         }
-        lines += [""] + reports.map { "- " + $0.summary }
+        lines += [""] + reports.map { "- " + $0.summary } + helperNote
+        if !notMeaningful.isEmpty {
+            lines +=
+                ["", "n/a for every implementation (no meaning in typed Swift):", ""]
+                + notMeaningful.map { "- " + escape($0) }
+        }
         if !details.isEmpty { lines += ["", "Details:", ""] + details.map { "- " + escape($0) } }
         return lines.joined(separator: "\n")
     }
@@ -79,13 +104,7 @@ public struct Matrix: Sendable {
             let title: String
             let statement: String
             let cases: [String]
-        }
-        struct ResultEntry: Encodable {
-            let clause: String
-            let status: String
-            let message: String?
-            let seconds: Double
-            let graceWaits: Int
+            let notMeaningful: String?
         }
         struct ReportEntry: Encodable {
             let name: String
@@ -94,7 +113,7 @@ public struct Matrix: Sendable {
             let failed: Int
             let deviations: Int
             let notApplicable: Int
-            let results: [ResultEntry]
+            let results: [ResultRecord]
         }
         struct Document: Encodable {
             let clauses: [ClauseEntry]
@@ -102,26 +121,16 @@ public struct Matrix: Sendable {
         }
         let document = Document(
             clauses: clauses.map {
-                ClauseEntry(id: $0.id, title: $0.title, statement: $0.statement, cases: $0.cases)
+                ClauseEntry(
+                    id: $0.id, title: $0.title, statement: $0.statement, cases: $0.cases,
+                    notMeaningful: $0.notMeaningful)
             },
             styles: reports.map { report in
                 ReportEntry(
                     name: report.adapterName, capabilities: report.capabilities.description,
                     passed: report.passed.count, failed: report.failures.count,
                     deviations: report.deviations.count, notApplicable: report.notApplicable.count,
-                    results: report.results.map { result in
-                        let status =
-                            switch result.status {
-                            case .passed: "passed"
-                            case .failed: "failed"
-                            case .deviation: "deviation"
-                            case .notApplicable: "notApplicable"
-                            }
-                        let (seconds, attoseconds) = result.duration.components
-                        return ResultEntry(
-                            clause: result.clause.id, status: status, message: result.status.message,
-                            seconds: Double(seconds) + Double(attoseconds) / 1e18, graceWaits: result.graceWaits)
-                    })
+                    results: report.results.map(ResultRecord.init))
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

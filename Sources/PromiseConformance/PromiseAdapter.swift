@@ -13,6 +13,11 @@ import Dispatch
 /// suite never serves the main queue), for instance a global queue, or the implementation's own default when that is
 /// not the main queue.
 ///
+/// The queue **may be concurrent** (`swift.queue` passes a concurrent one). Run each handler call as one block on it
+/// (`queue.async { ... }`). Do not split one delivery into several blocks, such as Combine's `receive(on: queue)`,
+/// which schedules the value and the completion separately: on a concurrent queue they may run in either order or at
+/// once, and a completion that overtakes its value loses it.
+///
 /// ## Capabilities
 /// Declare in ``capabilities`` what the implementation offers beyond `then`, and implement the matching requirements
 /// (their defaults stop the program, since the suite never calls them unless declared).
@@ -21,6 +26,12 @@ import Dispatch
 /// List in ``deviations`` the clauses the implementation departs from by design, with the reason. The suite still
 /// runs them, reports ``ClauseStatus/deviation(_:)`` when the departure is observed, and a failure
 /// ("declared deviation not observed") when the implementation conforms after all.
+///
+/// A key is a clause id (`"2.3.1"`) for the whole clause, or a clause id, `#` and the name of one of its
+/// ``Clause/cases`` (`"2.2.4#then on an already-fulfilled promise"`) for that case alone. Prefer the narrower form:
+/// the clause's other cases still run and must pass, so a known difference in one case does not hide a regression in
+/// the others. Every key is checked (``Conformance/deviationErrors(_:)``): an unknown clause id or case name fails
+/// every clause with an error that names it, and `promise-conformance` refuses to run.
 public protocol PromiseAdapter: Sendable {
     /// The implementation's promise of a ``Sentinel`` (or a wrapper around it).
     associatedtype Promise: Sendable
@@ -31,7 +42,8 @@ public protocol PromiseAdapter: Sendable {
     /// What the implementation offers beyond `then`. Defaults to none.
     var capabilities: Capabilities { get }
 
-    /// Clause id → why this implementation departs from that clause by design. Defaults to none.
+    /// Clause id (or `id#case name`, for one case) → why this implementation departs from it by design. Defaults to
+    /// none. See "Deviations" above.
     var deviations: [String: String] { get }
 
     /// A pending promise and the two functions that settle it (the JavaScript adapter's `deferred()`).
@@ -48,8 +60,8 @@ public protocol PromiseAdapter: Sendable {
     /// Registers handlers on `promise` and returns the derived promise (A+ 2.2).
     ///
     /// - Parameters:
-    ///   - queue: where the handlers must run; `nil` means the implementation's default scheduling, which must not
-    ///     need the main queue to be served.
+    ///   - queue: where the handlers must run, a serial or a concurrent queue; `nil` means the implementation's
+    ///     default scheduling, which must not need the main queue to be served.
     ///   - onFulfilled: `nil` means "no handler": the derived promise is fulfilled with the same value (A+ 2.2.7.3).
     ///   - onRejected: `nil` means "no handler": the derived promise is rejected with the same reason (A+ 2.2.7.4).
     ///     A handler's ``HandlerResult`` says how the derived promise is resolved.
@@ -83,6 +95,19 @@ public protocol PromiseAdapter: Sendable {
     /// Whether `error` is how the implementation reports cancellation to a rejection handler.
     /// Required by ``Capabilities/cancellation``.
     func isCancellation(_ error: any Error) -> Bool
+
+    /// The object whose lifetime `swift.release` and `swift.deepChain` watch for `promise`: the library's own
+    /// promise object, or nil when there is none to watch.
+    ///
+    /// Defaults to `promise` itself when ``Promise`` is a class, and to nil otherwise (then only the handlers' release
+    /// is checked). An adapter whose ``Promise`` wraps the library's promise (a struct holding a non-`Sendable`
+    /// promise, say, or a class around it) returns the library's object here, so that the suite checks the library
+    /// rather than the wrapper:
+    ///
+    /// ```swift
+    /// func lifetimeObject(of promise: Promise) -> AnyObject? { promise.future }
+    /// ```
+    func lifetimeObject(of promise: Promise) -> AnyObject?
 }
 
 extension PromiseAdapter {
@@ -104,6 +129,11 @@ extension PromiseAdapter {
         let pending = pending()
         pending.reject(error)
         return pending.promise
+    }
+
+    /// `promise` itself when ``Promise`` is a class; nil otherwise.
+    public func lifetimeObject(of promise: Promise) -> AnyObject? {
+        Promise.self is AnyObject.Type ? promise as AnyObject : nil
     }
 
     /// Stops the program: the suite only calls it when ``Capabilities/assimilation`` is declared.

@@ -74,7 +74,7 @@ public struct BoltsStyleAdapter: PromiseAdapter {
     /// A completion source settled by the thenable's first callback.
     public func assimilated(_ thenable: any Thenable) -> Promise {
         let source = BFTaskCompletionSource<Sentinel>()
-        ForeignThenable.resolve(thenable) { outcome in
+        Assimilation.resolve(thenable) { outcome in
             switch outcome {
             case .success(let value): source.trySet(result: value)
             case .failure(let error): source.trySet(error: error)

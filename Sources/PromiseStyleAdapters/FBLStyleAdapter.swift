@@ -66,7 +66,7 @@ public struct FBLStyleAdapter: PromiseAdapter {
     public func assimilated(_ thenable: any Thenable) -> Promise {
         Promise(on: .global()) { fulfill, reject in
             nonisolated(unsafe) let (fulfill, reject) = (fulfill, reject)
-            ForeignThenable.resolve(thenable) { outcome in
+            Assimilation.resolve(thenable) { outcome in
                 switch outcome {
                 case .success(let value): fulfill(value)
                 case .failure(let error): reject(error)

@@ -105,7 +105,7 @@ private final class ForeignPromiseKitThenable: PromiseKitStyle.Thenable, @unchec
     init(_ thenable: any PromiseConformance.Thenable) {
         let (guarantee, settle) = Guarantee<Result<Sentinel, any Error>>.pending()
         outcome = guarantee
-        ForeignThenable.resolve(thenable, settle)
+        Assimilation.resolve(thenable, settle)
     }
 
     func pipe(to: @escaping (Result<Sentinel, any Error>) -> Void) { outcome.done(on: nil) { to($0) } }

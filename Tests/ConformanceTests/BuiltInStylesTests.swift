@@ -22,7 +22,7 @@ import Testing
         case .deviation:
             #expect(adapter.deviations[clause.id] != nil)
         case .notApplicable:
-            #expect(!adapter.capabilities.isSuperset(of: clause.requires))
+            #expect(clause.notMeaningful != nil || !adapter.capabilities.isSuperset(of: clause.requires))
         case .failed:
             break  // expectConformance recorded the issue
         }

@@ -1,3 +1,4 @@
+import ConformanceFixtures
 import Foundation
 import PromiseConformance
 import Synchronization
@@ -17,8 +18,10 @@ import Testing
     func run(_ arguments: [String]) async -> (status: Int32, output: String, errors: String) {
         let output = Capture()
         let errors = Capture()
+        // In this process: re-executing the test binary for each clause would not reach the command.
         let status = await ConformanceCommand.run(
-            adapters: adapters, arguments: arguments, output: output.write, errorOutput: errors.write)
+            adapters: adapters, arguments: arguments + ["--in-process"], output: output.write,
+            errorOutput: errors.write)
         return (status, output.text, errors.text)
     }
 
@@ -57,7 +60,7 @@ import Testing
         let output = Capture()
         let status = await ConformanceCommand.run(
             adapters: [FlawedAdapter(flaw: .synchronousHandlers, deviations: ["2.2.4": "inline by design"])],
-            arguments: ["--clause", "2.2.4"], output: output.write, errorOutput: { _ in })
+            arguments: ["--clause", "2.2.4", "--in-process"], output: output.write, errorOutput: { _ in })
         #expect(status == 0)
         #expect(output.text.contains("deviation"))
         #expect(output.text.contains("0 failed, 1 deviations"))
@@ -70,8 +73,52 @@ import Testing
         #expect(await run(["--bogus"]).status == 2)
         let help = await run(["--help"])
         #expect(help.status == 0 && help.output.contains("usage: promise-conformance"))
+        // How to read the matrix: every status, and how long a run takes.
+        for word in ["Reading the matrix", "pass ", "FAIL ", "deviation ", "n/a ", "(helper)", "How long"] {
+            #expect(help.output.contains(word), "\(word)")
+        }
         let list = await run(["--list", "--clause", "swift."])
         #expect(list.status == 0 && list.output.contains("swift.deepChain"))
         #expect(!list.output.contains("2.2.4"))
+    }
+
+    /// The command's default: each clause in a child process (the executable started again with `--run-one`). The
+    /// fixture's first promise frees an unsettled chain recursively, which overflows the stack in swift.deepChain.
+    @Test(.offThePool) func crashingClauseFailsWithItsSignalAndTheRunGoesOn() throws {
+        let fixture = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("conformance-fixture")
+        let process = Process()
+        process.executableURL = fixture
+        process.arguments = [
+            "--clause", "2.2.7.1,swift.deepChain,swift.release", "--format", "json", "--timeout",
+            "\(TestEnvironment.hangGuard)",
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 1)
+        let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let styles = try #require(document["styles"] as? [[String: Any]])
+        #expect(styles.map { $0["name"] as? String } == ["Flawed(recursiveRelease)", "Flawed(retainCycle)"])
+        func results(_ style: Int) throws -> [String: (status: String, message: String)] {
+            let entries = try #require(styles[style]["results"] as? [[String: Any]])
+            var byClause: [String: (status: String, message: String)] = [:]
+            for entry in entries {
+                let clause = try #require(entry["clause"] as? String)
+                byClause[clause] = (entry["status"] as? String ?? "", entry["message"] as? String ?? "")
+            }
+            return byClause
+        }
+        let crashing = try results(0)
+        #expect(crashing["2.2.7.1"]?.status == "passed")
+        #expect(crashing["swift.deepChain"]?.status == "failed")
+        let message = crashing["swift.deepChain"]?.message ?? ""
+        #expect(message.contains("crashed: the process running swift.deepChain"), "\(message)")
+        #expect(message.contains("signal 11 (SIGSEGV)"), "\(message)")
+        #expect(crashing["swift.release"]?.status == "passed", "the clause after the crash ran")
+        #expect(try results(1)["swift.release"]?.status == "failed")
     }
 }

@@ -7,7 +7,8 @@ import Testing
     @Test(arguments: Clause.all)
     func conformance(_ clause: Clause) async {
         let result = await expectConformance(ReferenceAdapter(), clause, timeout: TestEnvironment.clauseTimeout)
-        #expect(result.status == .passed, "\(result)")
+        // Every clause passes, but for the requirements that have no meaning in typed Swift.
+        #expect(result.status == .passed || (clause.notMeaningful != nil && result.status.cell == "n/a"), "\(result)")
         // What the clause's documentation says about waiting for an absence is what it does.
         #expect((result.graceWaits > 0) == clause.waitsForAbsence, "\(clause.id) waited \(result.graceWaits) times")
     }

@@ -10,7 +10,7 @@ import Synchronization
 import TestSupport
 
 /// The single thing a ``FlawedPromise`` gets wrong.
-enum Flaw: String, CaseIterable, Sendable {
+public enum Flaw: String, CaseIterable, Sendable, Codable {
     /// Settling runs every handler registered so far twice.
     case callsHandlerTwice
     /// `then` on a settled promise with no queue runs the handler at once, before returning.
@@ -25,9 +25,13 @@ enum Flaw: String, CaseIterable, Sendable {
     case retainCycle
     /// The resolver checks "pending" and settles in two steps, so racing resolvers both settle.
     case racyResolution
+    /// Dropping an unsettled chain frees it recursively, one stack frame per link: a long chain overflows the stack
+    /// and the process dies of SIGSEGV (what `swift.deepChain`'s "an unsettled chain dropped" catches).
+    case recursiveRelease
 }
 
-final class FlawedPromise: @unchecked Sendable {
+/// A promise with one ``Flaw``: the reference mechanism cut down to what the core clauses need.
+public final class FlawedPromise: @unchecked Sendable {
     private struct Callback: Sendable {
         let queue: DispatchQueue?
         let child: FlawedPromise
@@ -59,6 +63,7 @@ final class FlawedPromise: @unchecked Sendable {
     }
 
     deinit {
+        guard flaw != .recursiveRelease else { return }  // the callbacks, and their children, go with the state
         var links = detachChildren()
         while var link = links.popLast() {
             if isKnownUniquelyReferenced(&link) { links += link.detachChildren() }
@@ -164,25 +169,39 @@ final class FlawedPromise: @unchecked Sendable {
     }
 }
 
-/// Plugs a ``FlawedPromise`` with one flaw into the suite.
-struct FlawedAdapter: PromiseAdapter {
-    let flaw: Flaw
-    var deviations: [String: String] = [:]
+/// Plugs a ``FlawedPromise`` with one flaw into the suite. `Codable`, so that `Conformance.runIsolated` can run it in
+/// a child process.
+public struct FlawedAdapter: PromiseAdapter, Codable {
+    /// The flaw of every promise the adapter makes.
+    public let flaw: Flaw
+    /// The deviations the adapter declares.
+    public var deviations: [String: String]
 
-    var name: String { "Flawed(\(flaw.rawValue))" }
+    /// An adapter for promises with `flaw`, declaring `deviations`.
+    public init(flaw: Flaw, deviations: [String: String] = [:]) {
+        self.flaw = flaw
+        self.deviations = deviations
+    }
 
-    func pending() -> (
+    /// `Flawed(flaw)`.
+    public var name: String { "Flawed(\(flaw.rawValue))" }
+
+    /// A pending flawed promise and its resolvers.
+    public func pending() -> (
         promise: FlawedPromise, fulfill: @Sendable (Sentinel) -> Void, reject: @Sendable (any Error) -> Void
     ) {
         let promise = FlawedPromise(flaw)
         return (promise, { promise.resolve(.success($0)) }, { promise.resolve(.failure($0)) })
     }
 
-    func fulfilled(_ value: Sentinel) -> FlawedPromise { FlawedPromise(flaw, settled: .success(value)) }
+    /// A promise made fulfilled.
+    public func fulfilled(_ value: Sentinel) -> FlawedPromise { FlawedPromise(flaw, settled: .success(value)) }
 
-    func rejected(_ error: any Error) -> FlawedPromise { FlawedPromise(flaw, settled: .failure(error)) }
+    /// A promise made rejected.
+    public func rejected(_ error: any Error) -> FlawedPromise { FlawedPromise(flaw, settled: .failure(error)) }
 
-    func then(
+    /// The promise's `then`.
+    public func then(
         _ promise: FlawedPromise, on queue: DispatchQueue?,
         onFulfilled: (@Sendable (Sentinel) -> HandlerResult<FlawedPromise>)?,
         onRejected: (@Sendable (any Error) -> HandlerResult<FlawedPromise>)?

@@ -1,0 +1,16 @@
+// third-party-conformance: the conformance command over swift-nio's EventLoopFuture and OpenCombine's Future, beside
+// the package's three styles. `Scripts/third-party-conformance.sh` runs it and writes docs/third-party-conformance.md.
+import Foundation
+import PromiseConformance
+import PromiseKitStyle
+import PromiseStyleAdapters
+import ThirdPartyAdapters
+
+// The suite settles promises twice and drops pending ones on purpose; PromiseKit would print a warning for each.
+conf.logHandler = { _ in }
+
+let status = await ConformanceCommand.run(
+    adapters: BuiltInAdapters.all + [NIOFutureAdapter(), OpenCombineFutureAdapter()],
+    arguments: Array(CommandLine.arguments.dropFirst())
+)
+exit(status)

@@ -1,0 +1,34 @@
+import PromiseConformance
+import Testing
+import ThirdPartyAdapters
+
+/// A few clauses over each library, each in a child process (OpenCombine's deep chain crashes it, by its design), so
+/// the test stays quick: one that passes, and declared deviations that the suite observes. The whole matrix is
+/// `write-report.sh`'s.
+@Suite struct ThirdPartyAdapters {
+    private func statuses(_ adapter: some PromiseAdapter & Codable, _ ids: [String]) async throws -> [String] {
+        var cells: [String] = []
+        for id in ids {
+            let result = await Conformance.runIsolated(adapter, clause: try #require(Clause.named(id)))
+            cells.append(result.status.cell)
+            #expect(!result.status.isFailure, "\(adapter.name) \(result)")
+        }
+        return cells
+    }
+
+    @Test func declaredDeviationsNameRealClausesAndCases() {
+        #expect(Conformance.deviationErrors(NIOFutureAdapter().deviations).isEmpty)
+        #expect(Conformance.deviationErrors(OpenCombineFutureAdapter().deviations).isEmpty)
+    }
+
+    @Test func swiftNIO() async throws {
+        let cells = try await statuses(
+            NIOFutureAdapter(), ["2.2.2.1", "2.2.4", "swift.release", "swift.combinator.all"])
+        #expect(cells == ["pass", "deviation", "deviation", "pass"])
+    }
+
+    @Test func openCombine() async throws {
+        let cells = try await statuses(OpenCombineFutureAdapter(), ["2.2.2.1", "2.2.6.1", "swift.deepChain", "2.3.4"])
+        #expect(cells == ["pass", "deviation", "deviation", "pass"])
+    }
+}

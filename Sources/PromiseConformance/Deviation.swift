@@ -1,0 +1,22 @@
+/// The keys of ``PromiseAdapter/deviations``: a clause id (`2.3.1`) for the whole clause, or a clause id, `#` and one
+/// of its ``Clause/cases`` (`2.3.1#from onFulfilled`) for that case alone.
+enum Deviation {
+    /// The separator between a clause id and a case name in a deviation key.
+    static let separator: Character = "#"
+
+    /// The clause id of a key, and its case name if it names one.
+    static func split(_ key: String) -> (id: String, caseName: String?) {
+        guard let index = key.firstIndex(of: separator) else { return (key, nil) }
+        return (String(key[..<index]), String(key[key.index(after: index)...]))
+    }
+
+    /// The cases of `clause` that `deviations` declares one by one: case name → reason.
+    static func cases(of clause: Clause, in deviations: [String: String]) -> [String: String] {
+        var cases: [String: String] = [:]
+        for (key, reason) in deviations {
+            let (id, caseName) = split(key)
+            if id == clause.id, let caseName { cases[caseName] = reason }
+        }
+        return cases
+    }
+}
