@@ -79,6 +79,7 @@ func openArticle(_ store: AsyncStore) async throws -> String {
 // MARK: 6. Errors: retrying, timing out, recovering
 
 // guide:begin async-6
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Task.sleep(for:)
 func fetchWithRetry(_ name: String, attempts: Int, _ store: AsyncStore) async throws -> String {
     var attempt = 1
     while true {
@@ -92,6 +93,7 @@ func fetchWithRetry(_ name: String, attempts: Int, _ store: AsyncStore) async th
     }
 }
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Task.sleep(for:)
 func fetchWithTimeout(_ name: String, seconds: Double, _ store: AsyncStore) async throws -> String {
     try await withThrowingTaskGroup(of: String.self) { group in
         group.addTask { try await store.fetch(name) }
@@ -104,6 +106,7 @@ func fetchWithTimeout(_ name: String, seconds: Double, _ store: AsyncStore) asyn
     }
 }
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 func loadWithFallback(_ store: AsyncStore) async -> String {
     do {
         _ = try await fetchWithRetry("flaky", attempts: 3, store)
@@ -146,6 +149,7 @@ enum AsyncTour {
             if cancelled.isCancelled { task.cancel() }
             return try await task.value
         default:
+            guard #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) else { return "skipped: needs Task.sleep(for:)" }
             return await loadWithFallback(store)
         }
     }
