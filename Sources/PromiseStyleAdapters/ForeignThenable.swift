@@ -1,6 +1,6 @@
 import Dispatch
+import Foundation
 import PromiseConformance
-import Synchronization
 
 /// Runs the Promises/A+ resolution procedure (2.3.3) on a foreign ``PromiseConformance/Thenable`` and reports its
 /// outcome once.
@@ -37,11 +37,19 @@ enum ForeignThenable {
 }
 
 /// A flag that can be claimed once, from any thread.
-final class Once: Sendable {
-    private let claimed = Atomic<Bool>(false)
+///
+/// Guarded by an `NSLock` (a pthread mutex, which the thread sanitizer understands) rather than a
+/// `Synchronization.Atomic`, which would need macOS 15 / iOS 18.
+final class Once: @unchecked Sendable {
+    private let lock = NSLock()
+    private var claimed = false
 
     /// Returns `true` to the first caller only.
     func claim() -> Bool {
-        !claimed.exchange(true, ordering: .acquiringAndReleasing)
+        lock.lock()
+        defer { lock.unlock() }
+        let first = !claimed
+        claimed = true
+        return first
     }
 }
