@@ -24,6 +24,7 @@ import Testing
         .racyResolution: ["swift.race"],
     ]
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test(arguments: Flaw.allCases)
     func failsExactlyTheClausesItBreaks(_ flaw: Flaw) async throws {
         // A flaw that drops handlers makes every clause wait for its whole time limit: keep that short.

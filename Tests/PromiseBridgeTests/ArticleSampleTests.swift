@@ -4,6 +4,7 @@ import FBLStyle
 import Foundation
 import PromiseBridge
 import PromiseKitStyle
+import TestSupport
 import Testing
 
 // Every sample of the DocC catalog, as written there (the catalog's `queue` is `sampleQueue`).
@@ -55,7 +56,7 @@ func loadUser(_ id: Int) async throws -> User {
     return User(id: id, name: "user\(id)")
 }
 
-@Suite("DocC samples", .timeLimit(.minutes(1)))
+@Suite("DocC samples", timeLimit(minutes: 1))
 struct ArticleSampleTests {
     let queue = sampleQueue
 
@@ -182,6 +183,7 @@ struct ArticleSampleTests {
         #expect(try await fbl.async().id == 15)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Task.sleep(for:)
     @Test func cancellingABoltsTaskThroughItsToken() async {
         let source = BFCancellationTokenSource()
         let task = BFTask<User>(cancellationToken: source.token) {

@@ -4,6 +4,7 @@ import FBLStyle
 import Foundation
 import PromiseBridge
 import PromiseKitStyle
+import TestSupport
 import Testing
 
 /// One ordered pair of styles, one outcome, one timing.
@@ -28,7 +29,7 @@ struct ConversionCase: Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite("Conversions: every ordered pair, every outcome", .timeLimit(.minutes(1)))
+@Suite("Conversions: every ordered pair, every outcome", timeLimit(minutes: 1))
 struct ConversionTests {
     @Test(arguments: ConversionCase.all)
     func outcomeCrossesUnchanged(_ test: ConversionCase) async {

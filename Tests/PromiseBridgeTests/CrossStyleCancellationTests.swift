@@ -4,9 +4,10 @@ import FBLStyle
 import Foundation
 import PromiseBridge
 import PromiseKitStyle
+import TestSupport
 import Testing
 
-@Suite("Cancellation across styles and Swift tasks", .timeLimit(.minutes(1)))
+@Suite("Cancellation across styles and Swift tasks", timeLimit(minutes: 1))
 struct CrossStyleCancellationTests {
     // MARK: BoltsStyle: cancellation through a token
 
@@ -23,6 +24,7 @@ struct CrossStyleCancellationTests {
         #expect(!ran.isSet)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Task.sleep(for:)
     @Test func tokenCancelledLaterCancelsTheOperation() async {
         let source = BFCancellationTokenSource()
         let started = Gate()
@@ -37,6 +39,7 @@ struct CrossStyleCancellationTests {
         #expect(task.cancelled)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Task.sleep(for:)
     @Test func tokenOverloadKeepsValuesErrorsAndAwaitCancellation() async throws {
         let source = BFCancellationTokenSource()
         #expect(try await BFTask<Int>(cancellationToken: source.token) { 3 }.async() == 3)
@@ -77,6 +80,7 @@ struct CrossStyleCancellationTests {
 
     // MARK: Swift cancellation → a style → the others
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Task.sleep(for:)
     @Test func swiftCancellationReachesEveryStyleThroughConversions() async {
         let task = BFTask<Int> {
             try await Task.sleep(for: .seconds(3600))

@@ -4,12 +4,13 @@ import FBLStyle
 import Foundation
 import PromiseBridge
 import PromiseKitStyle
+import TestSupport
 import Testing
 
 // This file imports the three styles and the bridge together. What compiles here unqualified is the common use that
 // stays unambiguous; only the type name `Promise`, which PromiseKitStyle and FBLStyle both define, needs its module.
 
-@Suite("All three styles and the bridge in one file", .timeLimit(.minutes(1)))
+@Suite("All three styles and the bridge in one file", timeLimit(minutes: 1))
 struct ImportAllTests {
     @Test func commonUseNeedsNoQualificationButPromise() async throws {
         let queue = DispatchQueue(label: "PromiseBridgeTests.importAll")

@@ -3,6 +3,7 @@ import Dispatch
 import FBLStyle
 import PromiseBridge
 import PromiseKitStyle
+import TestSupport
 import Testing
 
 /// Weak references to a source and its conversion.
@@ -22,7 +23,7 @@ struct Pair: Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite("A conversion retains its source only until the source settles", .timeLimit(.minutes(1)))
+@Suite("A conversion retains its source only until the source settles", timeLimit(minutes: 1))
 struct MemoryTests {
     @Test(arguments: Pair.all)
     func settledSourceIsReleasedWhileItsConversionLives(_ pair: Pair) async {

@@ -4,6 +4,7 @@ import FBLStyle
 import Foundation
 import PromiseBridge
 import PromiseKitStyle
+import TestSupport
 import Testing
 
 /// A start style, a path of conversions that ends back in the start style, an outcome and a timing.
@@ -41,7 +42,7 @@ struct RoundTrip: Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite("Round trips through all three styles and back", .timeLimit(.minutes(1)))
+@Suite("Round trips through all three styles and back", timeLimit(minutes: 1))
 struct RoundTripTests {
     @Test func pathsCoverEveryStyle() {
         for start in Style.targets {
