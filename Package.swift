@@ -1,11 +1,18 @@
 // swift-tools-version: 6.2
 // Three promise styles side by side: Bolts (BFTask), PromiseKit 8 and Google Promises (FBLPromise),
 // one conformance suite for any Swift promise, and a bridge between them. No package dependencies.
+//
+// Tools version: this manifest alone would do with 6.0 (`swiftLanguageModes`), but the sources use Swift 6.2
+// syntax (`nonisolated(nonsending)`, `@concurrent`), so 6.2 makes an older toolchain stop here with a clear message
+// instead of failing inside the sources. It bounds the compiler, not the deployment targets below.
+//
+// Platforms: the floor of Swift concurrency, for every module. PromiseConformance's runner and reports use
+// `Duration` and say so with `@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)`; see README.md, "Platforms".
 import PackageDescription
 
 let package = Package(
     name: "Promises",
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1)],
     products: [
         .library(name: "BoltsStyle", targets: ["BoltsStyle"]),
         .library(name: "PromiseKitStyle", targets: ["PromiseKitStyle"]),

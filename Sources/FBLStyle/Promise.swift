@@ -1,8 +1,11 @@
 // The core of FBLStyle: Google Promises' mechanism, observers on the promise plus one process-wide dispatch group.
 //
 // State. A promise is pending, fulfilled or rejected; `state` (with the value or error) is set exactly once
-// under `lock` (`PromiseLock`, one atomic word stored inline in the object). A second `fulfill`/`reject` finds it set
-// and changes nothing, so when many threads race to resolve, exactly one wins.
+// under `lock`. A second `fulfill`/`reject` finds it set and changes nothing, so when many threads race to resolve,
+// exactly one wins. The lock is a `PromiseLock` (`PromiseLock.swift` says why): on Apple platforms an
+// `os_unfair_lock`, which donates priority to its owner, allocated once per promise so that it never moves; on Linux
+// one atomic word stored inline in the object, which the thread sanitizer understands. Only the Linux branch is built
+// and tested by this repository's CI.
 //
 // Observers. `then`, `catch`, `always` and friends do not run anything themselves: they create the chained promise
 // and register an observer, a closure that receives the resolution. The first observer is stored in a plain field

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Why a clause failed; its message becomes ``ClauseStatus/failed(_:)``.
 struct ClauseFailure: Error {
@@ -74,19 +73,23 @@ final class Recorder<Event: Sendable>: Sendable {
 
 /// A one-shot flag, claimed by the first caller.
 final class Once: Sendable {
-    private let claimed = Atomic<Bool>(false)
+    private let claimed = Locked(false)
 
     func claim() -> Bool {
-        claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        claimed.withLock { claimed in
+            let first = !claimed
+            claimed = true
+            return first
+        }
     }
 }
 
 /// A flag set from any thread, and read later.
 final class Flag: Sendable {
-    private let value = Atomic<Bool>(false)
+    private let value = Locked(false)
 
-    func mark() { value.store(true, ordering: .releasing) }
-    var isSet: Bool { value.load(ordering: .acquiring) }
+    func mark() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
 }
 
 /// An object whose lifetime the suite watches through a weak reference.
@@ -316,13 +319,16 @@ final class ClauseContext: @unchecked Sendable {
 /// A queue carrying a `DispatchSpecificKey` value, so a handler can tell whether it runs on it.
 struct MarkedQueue: Sendable {
     private static let key = DispatchSpecificKey<Int>()
-    private static let counter = Atomic<Int>(0)
+    private static let counter = Locked(0)
 
     let queue: DispatchQueue
     let mark: Int
 
     init(label: String, concurrent: Bool) {
-        mark = Self.counter.add(1, ordering: .relaxed).newValue
+        mark = Self.counter.withLock { count in
+            count += 1
+            return count
+        }
         queue = DispatchQueue(label: "PromiseConformance.\(label)", attributes: concurrent ? [.concurrent] : [])
         queue.setSpecific(key: Self.key, value: mark)
     }

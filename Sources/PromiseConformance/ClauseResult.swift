@@ -40,6 +40,7 @@ public enum ClauseStatus: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The result of one clause for one implementation.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public struct ClauseResult: Sendable, CustomStringConvertible {
     /// The clause.
     public let clause: Clause

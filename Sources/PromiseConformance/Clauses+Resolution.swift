@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 // A+ 2.3.1 and 2.3.2: the resolution procedure for a promise returned from a handler.
 

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 // A+ 2.2: the `then` method.
 
@@ -16,19 +15,19 @@ struct ThreadIdentity: @unchecked Sendable {
 /// Records whether handlers run nested inside a call (`then`, `fulfill`, `reject`) made on the clause thread.
 final class NestingProbe: Sendable {
     private let caller = ThreadIdentity.current
-    private let inside = Atomic<Bool>(false)
+    private let inside = Locked(false)
     let nested = Recorder<Bool>()
 
     /// Runs `call` marked as "inside".
     func during<T>(_ call: () -> T) -> T {
-        inside.store(true, ordering: .sequentiallyConsistent)
-        defer { inside.store(false, ordering: .sequentiallyConsistent) }
+        inside.withLock { $0 = true }
+        defer { inside.withLock { $0 = false } }
         return call()
     }
 
     /// Called by a handler: records whether it runs inside the marked call, on the caller's stack.
     func handlerRuns() {
-        nested.record(caller.isCurrent && inside.load(ordering: .sequentiallyConsistent))
+        nested.record(caller.isCurrent && inside.withLock { $0 })
     }
 }
 

@@ -10,6 +10,7 @@ import Foundation
 /// be served, nor the Swift concurrency pool to have a free thread.
 ///
 /// Set the environment variable `PROMISES_STRESS=1` to run the race clauses with many more iterations.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public enum Conformance {
     /// The stack size of the thread each clause runs on: 1 MiB.
     public static let clauseStackSize = 1 << 20

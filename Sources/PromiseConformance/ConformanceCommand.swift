@@ -21,6 +21,7 @@ import Foundation
 ///
 /// The exit status is 0 when no clause failed, 1 when a clause failed that the style does not declare as a
 /// deviation (or a declared deviation was not observed), and 2 for a usage error.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public enum ConformanceCommand {
     /// The output formats of the matrix.
     public enum Format: String, Sendable, CaseIterable {

@@ -1,4 +1,5 @@
 /// The results of running clauses over one implementation.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public struct ConformanceReport: Sendable, CustomStringConvertible {
     /// The adapter's name.
     public let adapterName: String

@@ -14,6 +14,7 @@ import Testing
 /// ```
 ///
 /// - Returns: the clause's result, for further checks.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 @discardableResult
 public func expectConformance<A: PromiseAdapter>(
     _ adapter: A, _ clause: Clause, timeout: Duration = Conformance.defaultTimeout,
@@ -35,6 +36,7 @@ public func expectConformance<A: PromiseAdapter>(
 /// ```
 ///
 /// - Returns: the report, for further checks.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 @discardableResult
 public func expectConformance<A: PromiseAdapter>(
     _ adapter: A, clauses: [Clause] = Clause.all, timeout: Duration = Conformance.defaultTimeout,

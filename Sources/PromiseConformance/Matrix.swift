@@ -1,6 +1,7 @@
 import Foundation
 
 /// The conformance matrix of several reports: clauses as rows, implementations as columns.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public struct Matrix: Sendable {
     /// The rows.
     public let clauses: [Clause]

@@ -1,5 +1,8 @@
 import Dispatch
-import Synchronization
+
+#if !canImport(Darwin)
+    import Synchronization
+#endif
 
 /// PromiseKit's configurable parameters, read and written through the global ``conf``.
 ///
@@ -39,11 +42,29 @@ public struct PMKConfiguration {
 // The stored closure and queues are only called or read; the global below is guarded by a lock.
 extension PMKConfiguration: @unchecked Sendable {}
 
-private let configuration = Mutex(PMKConfiguration())
+#if canImport(Darwin)
+    // Apple platforms: the module's own barrier, an `os_unfair_lock` there (see `Box.swift`); `Mutex` would need
+    // macOS 15 / iOS 18.
+    private let configuration = Barriered(PMKConfiguration())
+#else
+    private let configuration = Mutex(PMKConfiguration())
+#endif
 
 /// The global configuration. Modify it as early as possible in the program's life, e.g.
 /// `conf.Q = (map: DispatchQueue.global(), return: DispatchQueue.global())` for a server or command-line tool.
 public var conf: PMKConfiguration {
-    get { configuration.withLock { $0 } }
-    set { configuration.withLock { $0 = newValue } }
+    get {
+        #if canImport(Darwin)
+            return configuration.read { $0 }
+        #else
+            return configuration.withLock { $0 }
+        #endif
+    }
+    set {
+        #if canImport(Darwin)
+            configuration.write { $0 = newValue }
+        #else
+            configuration.withLock { $0 = newValue }
+        #endif
+    }
 }

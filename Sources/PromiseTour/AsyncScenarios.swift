@@ -79,6 +79,7 @@ func openArticle(_ store: AsyncStore) async throws -> String {
 // MARK: 6. Errors: retrying, timing out, recovering
 
 // guide:begin async-6
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Task.sleep(for:)
 func fetchWithRetry(_ name: String, attempts: Int, _ store: AsyncStore) async throws -> String {
     var attempt = 1
     while true {
@@ -92,10 +93,12 @@ func fetchWithRetry(_ name: String, attempts: Int, _ store: AsyncStore) async th
     }
 }
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Task.sleep(for:)
 func fetchWithTimeout(_ name: String, seconds: Double, _ store: AsyncStore) async throws -> String {
     try await withTimeout(seconds, name) { try await store.fetch(name) }
 }
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Task.sleep(for:)
 func withTimeout<T: Sendable>(
     _ seconds: Double, _ what: String, _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
@@ -110,6 +113,7 @@ func withTimeout<T: Sendable>(
     }
 }
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 func loadWithFallback(_ store: AsyncStore) async -> String {
     do {
         _ = try await fetchWithRetry("flaky", attempts: 3, store)
@@ -146,6 +150,7 @@ func uploadAll(_ files: [String], atMost limit: Int, _ store: AsyncStore) async 
 // MARK: 8. Polling on a schedule
 
 // guide:begin async-8
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Task.sleep(for:)
 func pollUntilDone(
     _ job: String, every interval: Double, giveUpAfter limit: Double, _ store: AsyncStore
 ) async throws -> String {
@@ -184,6 +189,7 @@ enum AsyncTour {
             button.connect { task.cancel() }
             return try await task.value
         case 6:
+            guard #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) else { return "skipped: needs Task.sleep(for:)" }
             return await loadWithFallback(store)
         case 7:
             let button = store.backend.cancelButton(tappedAfter: story.cancelUploadsAfter)
@@ -191,6 +197,7 @@ enum AsyncTour {
             button.connect { task.cancel() }
             return story.summary(uploaded: await task.value)
         default:
+            guard #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) else { return "skipped: needs Task.sleep(for:)" }
             let button = store.backend.cancelButton(tappedAfter: story.cancelPollingAfter)
             let task = Task {
                 try await pollUntilDone(story.job, every: story.pollInterval, giveUpAfter: story.pollLimit, store)

@@ -12,6 +12,8 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -114,9 +116,9 @@ func currentQueueName() -> String {
 
 /// An identifier of the calling thread, unique among the threads alive.
 func currentThreadID() -> UInt {
-    #if canImport(Darwin)
-        UInt(bitPattern: pthread_self())
+    #if canImport(Glibc)
+        UInt(pthread_self())  // glibc's pthread_t is an integer
     #else
-        UInt(pthread_self())
+        UInt(bitPattern: pthread_self())  // a pointer on Darwin and musl
     #endif
 }

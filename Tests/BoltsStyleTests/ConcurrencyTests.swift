@@ -91,6 +91,7 @@ struct ConcurrencyTests {
         #expect(bolts.cancelled)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Task.sleep(for:)
     @Test func cancellingTheAwaiterCancelsTheAsyncOperation() async throws {
         let started = BFTaskCompletionSource<Void>()
         let task = BFTask<Int> {
@@ -142,6 +143,7 @@ struct ConcurrencyTests {
         await #expect(throws: BFCancelledError.self) { try await task.async() }
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Task.sleep(for:)
     @Test func tokenCancelledLaterCancelsTheOperation() async {
         let source = BFCancellationTokenSource()
         let task = BFTask<Int>(priority: .medium, cancellationToken: source.token) {
@@ -171,6 +173,7 @@ struct ConcurrencyTests {
 struct InitializerOverloadTests {
     /// A trailing `async` closure without a type annotation makes a task from the operation, not a task whose result
     /// is the closure.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Task.sleep(for:)
     @Test func trailingAsyncClosureIsTheOperation() async throws {
         let task = BFTask { () async throws -> Int in
             try await Task.sleep(for: .milliseconds(1))

@@ -6,7 +6,6 @@
 import Dispatch
 import Foundation
 import PromiseConformance
-import Synchronization
 import TestSupport
 
 /// The single thing a ``FlawedPromise`` gets wrong.

@@ -9,11 +9,13 @@ import Testing
 @Suite struct BuiltInStylesConformance {
     /// A declared deviation that hangs (a task waiting for itself) shows as soon as the clause times out; it gets a
     /// shorter limit so that those clauses do not dominate the run.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     private func timeout(_ adapter: some PromiseAdapter, _ clause: Clause) -> Duration {
         guard adapter.deviations[clause.id] != nil else { return TestEnvironment.clauseTimeout }
         return TestEnvironment.isThreadSanitized ? .seconds(20) : .seconds(5)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     private func check(_ adapter: some PromiseAdapter, _ clause: Clause) async {
         let result = await expectConformance(adapter, clause, timeout: timeout(adapter, clause))
         switch result.status {
@@ -28,6 +30,7 @@ import Testing
         }
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test(arguments: Clause.all)
     func boltsStyle(_ clause: Clause) async {
         await check(BoltsStyleAdapter(), clause)
@@ -35,6 +38,7 @@ import Testing
 
     /// PromiseKit reports a second resolution and a dropped pending promise through its global `conf.logHandler`;
     /// the suite does both on purpose, so this holds the process-wide test lock and silences the handler.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test(arguments: Clause.all)
     func promiseKitStyle(_ clause: Clause) async {
         await ProcessWideTestLock.withLock {
@@ -45,6 +49,7 @@ import Testing
         }
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test(arguments: Clause.all)
     func fblStyle(_ clause: Clause) async {
         await check(FBLStyleAdapter(), clause)

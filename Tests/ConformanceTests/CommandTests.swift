@@ -1,7 +1,6 @@
 import ConformanceFixtures
 import Foundation
 import PromiseConformance
-import Synchronization
 import TestSupport
 import Testing
 
@@ -15,6 +14,7 @@ import Testing
 
     let adapters: [any PromiseAdapter] = [ReferenceAdapter(), FlawedAdapter(flaw: .retainCycle)]
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     func run(_ arguments: [String]) async -> (status: Int32, output: String, errors: String) {
         let output = Capture()
         let errors = Capture()
@@ -25,6 +25,7 @@ import Testing
         return (status, output.text, errors.text)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func textMatrixAndFailureStatus() async {
         let (status, output, _) = await run(["--clause", "swift.release,2.2.7.1"])
         #expect(status == 1)
@@ -37,6 +38,7 @@ import Testing
         #expect(output.contains("Flawed(retainCycle) swift.release: FAIL:"))
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func markdownWithStyleFilter() async {
         let (status, output, _) = await run(["--style", "REFERENCE", "--clause=2.3.2", "--format", "markdown"])
         #expect(status == 0)
@@ -45,6 +47,7 @@ import Testing
         #expect(!output.contains("Flawed"))
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func jsonDocument() async throws {
         let (status, output, _) = await run(["--clause", "swift.release", "--format", "json", "--timeout", "60"])
         #expect(status == 1)
@@ -56,6 +59,7 @@ import Testing
         #expect(styles[1]["failed"] as? Int == 1)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func deviationsDoNotFailTheRun() async {
         let output = Capture()
         let status = await ConformanceCommand.run(
@@ -66,6 +70,7 @@ import Testing
         #expect(output.text.contains("0 failed, 1 deviations"))
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func usageErrorsHelpAndList() async {
         #expect(await run(["--style", "nope"]).status == 2)
         #expect(await run(["--format", "yaml"]).status == 2)

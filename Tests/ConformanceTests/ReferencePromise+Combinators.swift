@@ -1,6 +1,5 @@
 // Combinators and cancellation of the reference promise, built on `then`.
 import Dispatch
-import Synchronization
 import TestSupport
 
 extension ReferencePromise {
@@ -77,10 +76,13 @@ extension ReferencePromise {
 
 /// A thread-safe counter.
 final class Counter: Sendable {
-    private let value = Atomic<Int>(0)
+    private let value = Locked(0)
 
     /// Adds one and returns the new value.
     func increment() -> Int {
-        value.add(1, ordering: .acquiringAndReleasing).newValue
+        value.withLock { value in
+            value += 1
+            return value
+        }
     }
 }

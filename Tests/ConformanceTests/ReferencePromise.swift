@@ -9,7 +9,6 @@
 // calls are ignored, and it settles when the other one does. Callbacks keep their derived promise apart from their
 // closure, so `deinit` can release a long unsettled chain iteratively instead of recursing once per link.
 import Dispatch
-import Synchronization
 import TestSupport
 
 /// Why a reference promise was rejected by the promise itself.
@@ -41,17 +40,17 @@ final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
 
     private let state = Locked<State>(.pending([]))
     /// Set once resolved (settled, or locked in to another promise or thenable); later resolutions are ignored.
-    private let resolved = Atomic<Bool>(false)
+    private let resolved = Locked(false)
 
     init() {}
 
     init(value: Value) {
-        resolved.store(true, ordering: .relaxed)
+        resolved.withLock { $0 = true }
         state.withLock { $0 = .settled(.success(value)) }
     }
 
     init(error: any Error) {
-        resolved.store(true, ordering: .relaxed)
+        resolved.withLock { $0 = true }
         state.withLock { $0 = .settled(.failure(error)) }
     }
 
@@ -105,7 +104,11 @@ final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
     }
 
     private func claim() -> Bool {
-        resolved.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        resolved.withLock { resolved in
+            let first = !resolved
+            resolved = true
+            return first
+        }
     }
 
     private func follow(_ other: ReferencePromise<Value>) {
@@ -196,9 +199,13 @@ extension ReferencePromise {
 
 /// A flag claimed by the first caller only.
 final class OnceFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
+    private let flag = Locked(false)
 
     func claim() -> Bool {
-        flag.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        flag.withLock { claimed in
+            let first = !claimed
+            claimed = true
+            return first
+        }
     }
 }

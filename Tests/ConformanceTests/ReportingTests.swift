@@ -3,12 +3,12 @@ import Dispatch
 import Foundation
 import PromiseConformance
 import PromiseStyleAdapters
-import Synchronization
 import TestSupport
 import Testing
 
 /// Deviations, missing capabilities and timeouts are reported as the documentation says.
 @Suite struct Reporting {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func declaredDeviationIsReportedWhenObserved() async throws {
         let adapter = FlawedAdapter(
             flaw: .synchronousHandlers, deviations: ["2.2.4": "runs handlers of settled promises inline, by design"])
@@ -23,6 +23,7 @@ import Testing
         #expect(report.deviations.count == 1)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func declaredDeviationThatDoesNotShowIsAFailure() async throws {
         struct Claiming: PromiseAdapter {
             let base = FlawedAdapter(flaw: .retainCycle)
@@ -42,6 +43,7 @@ import Testing
         #expect(result.status.message?.hasPrefix("declared deviation not observed") == true)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func missingCapabilityIsNotApplicableNeverPassed() async {
         let report = await Conformance.run(
             FlawedAdapter(flaw: .retainCycle), clauses: Clause.all.filter { !$0.requires.isEmpty })
@@ -169,7 +171,8 @@ import Testing
 
     /// The gate opens only after the run returns, so the run returning at all shows that it went on while both
     /// clauses' `then` calls were still blocked (the time limit turns a run that waits for them into a failure).
-    @Test(.timeLimit(.minutes(TestEnvironment.hangGuardMinutes))) func hangingImplementationTimesOutAndTheRunGoesOn()
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test(timeLimit(minutes: TestEnvironment.hangGuardMinutes)) func hangingImplementationTimesOutAndTheRunGoesOn()
         async throws
     {
         let gate = Gate()
@@ -184,6 +187,7 @@ import Testing
         }
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test(.offThePool) func silentImplementationTimesOutWaiting() async throws {
         let result = await Conformance.run(
             FlawedAdapter(flaw: .dropsLateHandlers), clause: try #require(Clause.named("2.2.7.1")),
@@ -195,15 +199,15 @@ import Testing
 /// Blocks callers until opened.
 final class Gate: Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
-    private let isOpen = Atomic<Bool>(false)
+    private let isOpen = Locked(false)
 
     func wait() {
-        if !isOpen.load(ordering: .acquiring) { semaphore.wait() }
+        if !isOpen.withLock({ $0 }) { semaphore.wait() }
         semaphore.signal()
     }
 
     func open() {
-        isOpen.store(true, ordering: .releasing)
+        isOpen.withLock { $0 = true }
         semaphore.signal()
     }
 }

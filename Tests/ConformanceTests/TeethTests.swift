@@ -28,6 +28,7 @@ import Testing
         .recursiveRelease: ["swift.deepChain"],
     ]
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test(arguments: Flaw.allCases)
     func failsExactlyTheClausesItBreaks(_ flaw: Flaw) async throws {
         // A flaw that drops handlers makes every clause it breaks wait for its whole time limit: keep that short for

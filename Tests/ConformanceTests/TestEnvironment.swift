@@ -5,5 +5,6 @@ import TestSupport
 /// test (and under the thread sanitizer, which slows the 100,000-step chains of `swift.deepChain` by an order of
 /// magnitude, with a tenth of their speed).
 extension TestEnvironment {
-    static let clauseTimeout: Duration = .seconds(hangGuard)
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    static var clauseTimeout: Duration { .seconds(hangGuard) }
 }

@@ -112,6 +112,7 @@ extension FBLStyleTests {
             #expect(await promise.errorAfterWaiting() is CancellationError)
         }
 
+        @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Task.sleep(for:)
         @Test func cancellingTheAwaitingTaskCancelsTheOperation() async {
             let started = DispatchSemaphore(value: 0)
             let promise = Promise<Int> { () async throws -> Int in

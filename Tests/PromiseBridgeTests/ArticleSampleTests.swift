@@ -56,7 +56,7 @@ func loadUser(_ id: Int) async throws -> User {
     return User(id: id, name: "user\(id)")
 }
 
-@Suite("DocC samples", .timeLimit(.minutes(TestEnvironment.hangGuardMinutes)))
+@Suite("DocC samples", timeLimit(minutes: TestEnvironment.hangGuardMinutes))
 struct ArticleSampleTests {
     let queue = sampleQueue
 
@@ -183,6 +183,7 @@ struct ArticleSampleTests {
         #expect(try await fbl.async().id == 15)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Task.sleep(for:)
     @Test func cancellingABoltsTaskThroughItsToken() async {
         let source = BFCancellationTokenSource()
         let task = BFTask<User>(cancellationToken: source.token) {

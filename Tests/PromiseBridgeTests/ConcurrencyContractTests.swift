@@ -4,7 +4,6 @@ import FBLStyle
 import Foundation
 import PromiseBridge
 import PromiseKitStyle
-import Synchronization
 import TestSupport
 import Testing
 
@@ -84,14 +83,15 @@ final class Gate: @unchecked Sendable {
     }
 }
 
-/// Records that something happened.
-final class Flag: Sendable {
-    private let value = Atomic(false)
-    func set() { value.store(true, ordering: .releasing) }
-    var isSet: Bool { value.load(ordering: .acquiring) }
+/// Records that something happened (guarded by an `NSLock`, like `Gate`).
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
 }
 
-@Suite("Swift concurrency: the same contract in every style", .timeLimit(.minutes(TestEnvironment.hangGuardMinutes)))
+@Suite("Swift concurrency: the same contract in every style", timeLimit(minutes: TestEnvironment.hangGuardMinutes))
 struct ConcurrencyContractTests {
     // MARK: async()
 
@@ -154,6 +154,7 @@ struct ConcurrencyContractTests {
 
     // MARK: Cancelling the awaiting task
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Task.sleep(for:)
     @Test(arguments: Style.failable)
     func cancellingTheAwaitingTaskCancelsTheOperation(_ style: Style) async {
         let started = Gate()
@@ -173,6 +174,7 @@ struct ConcurrencyContractTests {
         expect(await promise.settled(), is: .cancelled, value: 0, error: IdentifiedError())
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Task.sleep(for:)
     @Test(arguments: Style.failable)
     func awaitingTaskCancelledBeforeItAwaitsCancelsTheOperation(_ style: Style) async {
         let promise = style.fromOperation {
@@ -222,6 +224,7 @@ struct ConcurrencyContractTests {
         #expect(await eventually { weakPromise == nil })
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Task.sleep(for:)
     @Test(arguments: Style.failable)
     func promiseFromAnOperationIsReleasedAfterACancelledAwait(_ style: Style) async {
         weak var weakPromise: AnyObject?
@@ -240,6 +243,7 @@ struct ConcurrencyContractTests {
 
     // MARK: Guarantee
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Task.sleep(for:)
     @Test func guaranteeKeepsTheSameContractWithoutErrors() async {
         #expect(await Guarantee.value(3).async() == 3)
         let (guarantee, resolve) = Guarantee<Int>.pending()

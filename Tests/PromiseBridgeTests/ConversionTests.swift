@@ -29,7 +29,7 @@ struct ConversionCase: Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite("Conversions: every ordered pair, every outcome", .timeLimit(.minutes(TestEnvironment.hangGuardMinutes)))
+@Suite("Conversions: every ordered pair, every outcome", timeLimit(minutes: TestEnvironment.hangGuardMinutes))
 struct ConversionTests {
     @Test(arguments: ConversionCase.all)
     func outcomeCrossesUnchanged(_ test: ConversionCase) async {

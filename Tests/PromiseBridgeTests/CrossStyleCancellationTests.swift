@@ -7,7 +7,7 @@ import PromiseKitStyle
 import TestSupport
 import Testing
 
-@Suite("Cancellation across styles and Swift tasks", .timeLimit(.minutes(TestEnvironment.hangGuardMinutes)))
+@Suite("Cancellation across styles and Swift tasks", timeLimit(minutes: TestEnvironment.hangGuardMinutes))
 struct CrossStyleCancellationTests {
     // MARK: BoltsStyle: cancellation through a token
 
@@ -24,6 +24,7 @@ struct CrossStyleCancellationTests {
         #expect(!ran.isSet)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Task.sleep(for:)
     @Test func tokenCancelledLaterCancelsTheOperation() async {
         let source = BFCancellationTokenSource()
         let started = Gate()
@@ -38,6 +39,7 @@ struct CrossStyleCancellationTests {
         #expect(task.cancelled)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Task.sleep(for:)
     @Test func tokenOverloadKeepsValuesErrorsAndAwaitCancellation() async throws {
         let source = BFCancellationTokenSource()
         #expect(try await BFTask<Int>(cancellationToken: source.token) { 3 }.async() == 3)
@@ -78,6 +80,7 @@ struct CrossStyleCancellationTests {
 
     // MARK: Swift cancellation → a style → the others
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Task.sleep(for:)
     @Test func swiftCancellationReachesEveryStyleThroughConversions() async {
         let task = BFTask<Int> {
             try await Task.sleep(for: .seconds(3600))

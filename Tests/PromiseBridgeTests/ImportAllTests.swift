@@ -10,7 +10,7 @@ import Testing
 // This file imports the three styles and the bridge together. What compiles here unqualified is the common use that
 // stays unambiguous; only the type name `Promise`, which PromiseKitStyle and FBLStyle both define, needs its module.
 
-@Suite("All three styles and the bridge in one file", .timeLimit(.minutes(TestEnvironment.hangGuardMinutes)))
+@Suite("All three styles and the bridge in one file", timeLimit(minutes: TestEnvironment.hangGuardMinutes))
 struct ImportAllTests {
     @Test func commonUseNeedsNoQualificationButPromise() async throws {
         let queue = DispatchQueue(label: "PromiseBridgeTests.importAll")

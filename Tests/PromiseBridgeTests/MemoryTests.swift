@@ -25,7 +25,7 @@ struct Pair: Sendable, CustomTestStringConvertible {
 
 @Suite(
     "A conversion retains its source only until the source settles",
-    .timeLimit(.minutes(TestEnvironment.hangGuardMinutes)))
+    timeLimit(minutes: TestEnvironment.hangGuardMinutes))
 struct MemoryTests {
     @Test(arguments: Pair.all)
     func settledSourceIsReleasedWhileItsConversionLives(_ pair: Pair) async {

@@ -42,7 +42,7 @@ struct RoundTrip: Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite("Round trips through all three styles and back", .timeLimit(.minutes(TestEnvironment.hangGuardMinutes)))
+@Suite("Round trips through all three styles and back", timeLimit(minutes: TestEnvironment.hangGuardMinutes))
 struct RoundTripTests {
     @Test func pathsCoverEveryStyle() {
         for start in Style.targets {

@@ -7,7 +7,7 @@ import PromiseKitStyle
 import TestSupport
 import Testing
 
-@Suite("Many conversions in flight", .timeLimit(.minutes(TestEnvironment.hangGuardMinutes)))
+@Suite("Many conversions in flight", timeLimit(minutes: TestEnvironment.hangGuardMinutes))
 struct StressTests {
     /// 10,000 in a normal run; `PROMISES_STRESS=1` makes it 200,000.
     static let count = ProcessInfo.processInfo.environment["PROMISES_STRESS"] == "1" ? 200_000 : 10_000

@@ -266,11 +266,14 @@ final class Countdown: @unchecked Sendable {
 }
 
 /// Returns `true` once `condition` holds, trying for up to `seconds` (a bounded wait, not a timing assertion).
+///
+/// Measured with `DispatchTime` and `Task.sleep(nanoseconds:)`, which exist at the package's floor (the clocks and
+/// `Task.sleep(for:)` start at macOS 13 / iOS 16), so every test that uses it builds there too.
 func eventually(within seconds: Double = 30, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while ContinuousClock.now < deadline {
+    let deadline = DispatchTime.now() + seconds
+    while DispatchTime.now() < deadline {
         if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(2))
+        try? await Task.sleep(nanoseconds: 2_000_000)
     }
     return condition()
 }

@@ -84,6 +84,7 @@ struct AsyncTests {
         #expect(await Guarantee<Int> { () async -> Int in 12 }.map(on: testQueue) { $0 * 2 }.async() == 24)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // Task.sleep(for:)
     @Test(.offThePool) func cancellingTheAwaiterCancelsTheOperation() async throws {
         let started = DispatchSemaphore(value: 0)
         let promise = Promise<Int> { () async throws -> Int in
