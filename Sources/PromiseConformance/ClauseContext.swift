@@ -135,8 +135,11 @@ final class ClauseContext: @unchecked Sendable {
     let adapter: ErasedAdapter
     let deadline: DispatchTime
     let stress: Bool
-    /// How long the clause waits to see that something does not happen (see ``Conformance/defaultGrace``).
-    let grace: Duration
+    /// How long the clause waits to see that something does not happen, in seconds (``Conformance/defaultGrace``).
+    /// Seconds rather than a `Duration`: the clauses stay at the package's platform floor, below `Duration`'s.
+    let grace: TimeInterval
+    /// How long A+ 2.3.1 waits for a cycle to be detected, in seconds (``Conformance/cycleDetectionLimit``).
+    let cycleDetectionLimit: TimeInterval
     /// How long "eventually" is, in the cases that settle a promise after a delay.
     let later: DispatchTimeInterval = .milliseconds(30)
     private var caseName: String?
@@ -150,11 +153,15 @@ final class ClauseContext: @unchecked Sendable {
     /// Whether a thenable of the clause went through ``Assimilation/resolve(_:_:)``.
     var usedAssimilationHelper = false
 
-    init(adapter: ErasedAdapter, deadline: DispatchTime, stress: Bool, grace: Duration, deviatingCases: Set<String>) {
+    init(
+        adapter: ErasedAdapter, deadline: DispatchTime, stress: Bool, grace: TimeInterval,
+        cycleDetectionLimit: TimeInterval, deviatingCases: Set<String>
+    ) {
         self.adapter = adapter
         self.deadline = deadline
         self.stress = stress
         self.grace = grace
+        self.cycleDetectionLimit = cycleDetectionLimit
         self.deviatingCases = deviatingCases
     }
 
@@ -194,8 +201,7 @@ final class ClauseContext: @unchecked Sendable {
             queue.async(group: flushed, flags: .barrier) {}
         }
         _ = flushed.wait(timeout: deadline)
-        let (seconds, attoseconds) = grace.components
-        Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
+        Thread.sleep(forTimeInterval: grace)
     }
 
     // MARK: Promises

@@ -42,8 +42,8 @@ let resolutionClauses: [Clause] = [
                 try ran.wait(for: 1, "the handler", in: context)
                 // A library without cycle detection never settles it: wait a bounded time, not the clause's limit.
                 try recorder.wait(
-                    for: 1, "\(what) to be rejected (no cycle detected within \(Conformance.cycleDetectionLimit))",
-                    in: context, until: .now() + Conformance.cycleDetectionLimit.dispatchInterval)
+                    for: 1, "\(what) to be rejected (no cycle detected within \(context.cycleDetectionLimit) seconds)",
+                    in: context, until: .now() + context.cycleDetectionLimit)
                 try context.expect(
                     recorder.snapshot[0].isRejected,
                     "expected \(what) to be rejected, but it was \(recorder.snapshot[0])")

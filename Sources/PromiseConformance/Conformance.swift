@@ -158,14 +158,13 @@ public enum Conformance {
         _ clause: Clause, _ adapter: ErasedAdapter, caseDeviations: [String: String], timeout: Duration,
         stress: Bool, grace: Duration
     ) async -> Execution {
-        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
-        let deadline = DispatchTime.now() + .nanoseconds(Int(nanoseconds))
+        let deadline = DispatchTime.now() + timeout.dispatchInterval
         return await withCheckedContinuation { continuation in
             let once = Once()
             let thread = Thread {
                 let context = ClauseContext(
-                    adapter: adapter, deadline: deadline, stress: stress, grace: grace,
-                    deviatingCases: Set(caseDeviations.keys))
+                    adapter: adapter, deadline: deadline, stress: stress, grace: grace.seconds,
+                    cycleDetectionLimit: cycleDetectionLimit.seconds, deviatingCases: Set(caseDeviations.keys))
                 var message: String?
                 do {
                     try clause.body(context)
@@ -195,10 +194,17 @@ public enum Conformance {
     }
 }
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 extension Duration {
     /// The same length as a Dispatch interval (to the nanosecond).
     var dispatchInterval: DispatchTimeInterval {
         let (seconds, attoseconds) = components
         return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    }
+
+    /// The same length in seconds, for `Thread.sleep`, JSON and the command line.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

@@ -181,10 +181,8 @@ public enum ConformanceCommand {
         _ adapter: A, _ clause: Clause, _ options: Options
     ) async -> ClauseResult {
         if let skipped = Conformance.skipped(clause, capabilities: adapter.capabilities) { return skipped }
-        let (seconds, attoseconds) = options.timeout.components
         var arguments = [
-            "--run-one", clause.id, "--style", adapter.name,
-            "--timeout", "\(Double(seconds) + Double(attoseconds) / 1e18)",
+            "--run-one", clause.id, "--style", adapter.name, "--timeout", "\(options.timeout.seconds)",
         ]
         if options.stress { arguments.append("--stress") }
         let clock = ContinuousClock()

@@ -142,6 +142,7 @@ extension Conformance {
 }
 
 /// What an exit test's child needs to run one clause: the adapter's type by name and its encoding.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 struct ChildRequest: Codable, Sendable {
     let typeName: String
     let adapter: Data
@@ -189,6 +190,7 @@ struct ChildRequest: Codable, Sendable {
 /// ```
 ///
 /// - Returns: the clause's result, for further checks.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 @discardableResult
 public func expectIsolatedConformance<A: PromiseAdapter & Codable>(
     _ adapter: A, _ clause: Clause, timeout: Duration = Conformance.defaultTimeout,

@@ -8,6 +8,7 @@ import Foundation
 
 /// One clause's result as JSON: what a child process that ran the clause tells its parent (one line on standard
 /// output), and a result in the command's JSON matrix.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 struct ResultRecord: Codable {
     /// The prefix of the line, so that whatever else the implementation prints is ignored.
     static let marker = "promise-conformance-result: "
@@ -23,8 +24,7 @@ struct ResultRecord: Codable {
         clause = result.clause.id
         status = result.status.kind
         message = result.status.message
-        let (seconds, attoseconds) = result.duration.components
-        self.seconds = Double(seconds) + Double(attoseconds) / 1e18
+        seconds = result.duration.seconds
         graceWaits = result.graceWaits
         assimilatedByHelper = result.assimilatedByHelper
     }
@@ -149,10 +149,7 @@ extension Conformance {
             return ChildEnd(launchError: "could not start \(executable.path): \(error)")
         }
         let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
-        let (seconds, attoseconds) = limit.components
-        DispatchQueue.global().asyncAfter(
-            deadline: .now() + .milliseconds(Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)),
-            execute: watchdog)
+        DispatchQueue.global().asyncAfter(deadline: .now() + limit.dispatchInterval, execute: watchdog)
         let errorData = Locked(Data())
         let readErrors = DispatchGroup()
         DispatchQueue.global().async(group: readErrors) {
