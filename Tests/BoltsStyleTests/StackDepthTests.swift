@@ -3,10 +3,11 @@ import Dispatch
 import TestSupport
 import Testing
 
-/// A million-step chain must neither overflow the stack while it runs nor while it is freed.
+/// A million-step chain (``TestEnvironment/longChainLength``) must neither overflow the stack while it runs nor while
+/// it is freed.
 @Suite("Long chains", .offThePool)
 struct StackDepthTests {
-    static let length = 1_000_000
+    static let length = TestEnvironment.longChainLength
 
     @Test func millionImmediateContinuations() {
         let source = BFTaskCompletionSource<Int>()

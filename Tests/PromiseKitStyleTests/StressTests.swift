@@ -9,7 +9,7 @@ let stressRun = ProcessInfo.processInfo.environment["PROMISES_STRESS"] == "1"
 
 @Suite("Long chains", .offThePool)
 struct LongChainTests {
-    static let length = 1_000_000
+    static let length = TestEnvironment.longChainLength
 
     @Test func millionInlineMapsResolvedAfterTheChainIsBuilt() async throws {
         let (root, resolver) = Promise<Int>.pending()
