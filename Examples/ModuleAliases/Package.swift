@@ -15,9 +15,10 @@ let package = Package(
     dependencies: [.package(path: "../..")],
     targets: [
         // Empty modules named like the styles' modules. SwiftPM 6.3.1 lets a target name an aliased module by its new
-        // name only when another module it depends on has the original name; without one, it compiles the target
-        // that declares the alias with `-module-alias PromiseKitStyle=PromiseKit`, and `import PromiseKit` fails
-        // ("cannot refer to module as 'PromiseKit' because it has been aliased").
+        // name when a module of its package that it depends on has the original name. Without one, `swift build`
+        // compiles the target that declares the alias with `-module-alias PromiseKitStyle=PromiseKit`, and
+        // `import PromiseKit` fails: "cannot refer to module as 'PromiseKit' because it has been aliased"
+        // (swiftlang/swift-package-manager#10417).
         .target(name: "PromiseKitStyle", path: "Sources/Placeholders/PromiseKitStyle"),
         .target(name: "FBLStyle", path: "Sources/Placeholders/FBLStyle"),
         .executableTarget(
