@@ -2,11 +2,11 @@
 //
 // Why not a stored `BFTaskState<TResult>` (or `TResult?`)? A task is freed by its class's `deinit`, which
 // is not specialized for `TResult`: it is one function for every task type. To destroy a field whose type
-// is a generic enum wrapping `TResult` it first looks up that enum's metadata in the runtime's cache (about
-// 450 instructions, measured with callgrind: a third of the whole B5 benchmark). `TResult`'s own metadata,
-// on the other hand, sits in the task's class metadata. So the task stores its state as a tag, an optional
-// error and these words, whose layout does not depend on `TResult`, and `deinit` destroys the result with
-// `TResult`'s value witness alone. A result that does not fit (more than four words, or aligned more
+// is a generic enum wrapping `TResult` it first looks up that enum's metadata in the runtime's cache, a
+// costly lookup for every task freed (Benchmarks/NOTES.md has the count). `TResult`'s own metadata, on the
+// other hand, sits in the task's class metadata. So the task stores its state as a tag, an optional error and
+// these words, whose layout does not depend on `TResult`, and `deinit` destroys the result with `TResult`'s
+// value witness alone. A result that does not fit (more than four words, or aligned more
 // strictly than a word) is kept in its own allocation and the words hold the pointer to it.
 
 /// Four words of raw storage for a task's result (or a pointer to it, when it does not fit).

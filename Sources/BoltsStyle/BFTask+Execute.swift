@@ -1,5 +1,33 @@
+// Tasks made from a synchronous closure, Bolts-Swift's `Task(executor) { … }` and `Task.execute`.
+//
+// Overload resolution: a closure that contains `await` is `async`, so only `init(priority:operation:)`
+// accepts it. A closure without `await` fits both that initializer and this one; Swift then prefers this
+// one, whose synchronous parameter is the more specific type. `BFTask { "x" }` and `BFTask<String> { "x" }`
+// therefore run the closure on `.default` (inline), as in Bolts-Swift, and `BFTask { try await load() }` is
+// the `async` initializer. `init(_:)`, a task already holding a value, is disfavoured so that a closure is
+// never taken for the value itself.
+
 extension BFTask {
     /// Creates a task completed with the value `closure` returns, running it on `executor`.
+    ///
+    /// With ``BFExecutor/default`` or ``BFExecutor/immediate`` on a shallow stack the closure runs
+    /// before the initializer returns, so the task has already completed:
+    ///
+    ///     let task = BFTask<String> { "x" }  // task.result == "x"
+    ///
+    /// If the closure throws, the task faults with that error (it is cancelled for ``BFCancelledError``).
+    /// A closure that contains `await` selects ``init(priority:operation:)`` instead.
+    ///
+    /// - Parameters:
+    ///   - executor: Where the closure runs; ``BFExecutor/default`` (right away) by default.
+    ///   - closure: Produces the task's result.
+    public convenience init(_ executor: BFExecutor = .default, closure: @escaping () throws -> TResult) {
+        self.init()
+        executor.execute { self.trySetState(bfOutcome(closure)) }
+    }
+
+    /// Creates a task completed with the value `closure` returns, running it on `executor`; the same as
+    /// ``init(_:closure:)``.
     ///
     /// If the closure throws, the task faults with that error (cancelled for ``BFCancelledError``).
     ///
@@ -11,9 +39,7 @@ extension BFTask {
         _ executor: BFExecutor = .default,
         closure: @escaping () throws -> TResult
     ) -> BFTask<TResult> {
-        let task = BFTask<TResult>()
-        executor.execute { task.trySetState(bfOutcome(closure)) }
-        return task
+        BFTask(executor, closure: closure)
     }
 
     /// Creates a task that completes like the task `closure` returns, running it on `executor`.

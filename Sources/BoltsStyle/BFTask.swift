@@ -1,16 +1,29 @@
 // BFTask: the core of the Bolts style.
 //
-// The mechanism: each task holds its state and an array of pending callbacks under one lock.
-// Completing swaps the array out under the lock and runs every callback on its executor outside
-// the lock. That is all there is to it; everything else (continuations, whenAll, delays, async)
-// is built by adding one callback to a task.
+// The mechanism: each task holds its state and an array of callbacks under one lock. Adding a continuation
+// appends one callback. Completing sets the state and swaps the array out under the lock, then runs each
+// callback outside the lock; a continuation's callback runs the user's closure on that continuation's
+// executor (inline, or by handing it to the executor). Everything else (continuations, whenAll, delays,
+// async) is built by adding one callback to a task.
 //
-// One refinement keeps callbacks in order: until the completing thread has run the whole array,
-// the task is "draining", and a callback added meanwhile (from a callback, or from another
-// thread) joins a fresh array that the completing thread swaps out and runs next, instead of
-// running at once and overtaking callbacks added before it (Promises/A+ 2.2.6).
+// Invariants:
+// - The state changes once: `trySetState` stores a completed state only while the tag is `.pending`, under
+//   the lock, and nothing writes the state after that. Of racing completions exactly one returns `true`.
+// - Every callback runs exactly once. Under the lock it either joins the array, from which exactly one drain
+//   swaps it out (the swap leaves the array empty), or, once the task has completed and the array has been
+//   drained, is run at once by the thread that added it. It receives the final state as an argument.
+// - Callbacks run in the order they were added. Until the completing thread has run the whole array the task
+//   is `draining`, and a callback added meanwhile (from a callback, or from another thread) joins a fresh
+//   array that the completing thread swaps out and runs next, instead of overtaking the callbacks before it
+//   (Promises/A+ 2.2.6).
+// - Each continuation's closure runs on its executor, or not at all when its token was cancelled first or
+//   the outcome is one it does not handle (that outcome passes straight to the derived task).
+// - Read and written only under the lock: `tag`, `failure`, `storage` (together, the state), `callbacks`,
+//   `hasCallbacks`, `draining` and `asyncOperation`. The exceptions are the initializers, before the task is
+//   shared, and `deinit`, when nothing else refers to it. No callback runs under the lock, so a callback may
+//   add continuations or complete other tasks.
 //
-// Details that keep it fast and safe:
+// Details:
 // - The lock is a `BFLock` (see `BFLock.swift` for why each platform gets its own). On Apple platforms it is an
 //   `os_unfair_lock`, which donates the waiter's priority to the owner, allocated once so that it never moves: a
 //   task is two allocations there. On Linux it is one atomic word stored inline in the object, which the thread
@@ -23,24 +36,21 @@
 //   the task, so a pending task never retains itself through its own callbacks, and the callback
 //   need not take the lock again to learn the outcome.
 // - The state is stored as a tag, an optional error and raw words holding the result
-//   (`BFResultStorage`), so the unspecialized `deinit` needs no generic enum metadata: that lookup
-//   was a third of the instructions of a pending task + `.immediate` continuation + `set(result:)`
-//   (docs/benchmarks.md, "What the performance passes changed", has the counts).
-// - Callbacks never run under the lock, so a callback may add continuations or complete other tasks.
+//   (`BFResultStorage`), so the unspecialized `deinit` needs no generic enum metadata.
 // - Stack depth: executors count inline nesting per thread (see `BFThreadLocal`); `.immediate`
 //   parks deep work on a per-thread trampoline and `.default` hops to a global queue; a task
 //   completed past `.immediate`'s depth limit parks itself there, so each step of a 1,000,000-step
-//   chain allocates only the derived task and its `BFContinuation` (B6 counts them). A pending
+//   chain allocates only the derived task and its `BFContinuation`. A pending
 //   chain that is dropped is released iteratively by `deinit`, never recursively.
 // - The hot paths are `@inlinable` so that client code gets them specialized for its `TResult`;
 //   unspecialized generic code would spend most of its time looking up generic metadata.
 //   The fields touched under the lock are `@exclusivity(unchecked)`: the lock already guarantees
-//   exclusive access, and the dynamic check cost about a quarter of the hot path's instructions.
+//   exclusive access, so the dynamic check would only repeat it.
 //
 // Concurrency policy: as in Bolts, user closures are plain `@escaping` closures (not `@Sendable`)
 // and results are unconstrained `TResult`, so closures and results written for Bolts need not be
-// `Sendable` in Swift 6 mode. `BFTask` is `@unchecked Sendable`: every stored property below is read
-// and written only under `lock`, and closures cross threads only through this lock.
+// `Sendable` in Swift 6 mode. `BFTask` is `@unchecked Sendable` because of the lock invariant above:
+// closures and results cross threads only through this lock.
 
 /// The state of a ``BFTask``: pending, or one of the three completed outcomes.
 @usableFromInline
@@ -63,6 +73,12 @@ enum BFTaskStateTag: UInt8 {
 /// Inspect it with ``completed``, ``faulted``, ``cancelled``, ``result`` and ``error``; chain work
 /// with the `continue…` methods; complete it through a ``BFTaskCompletionSource``.
 public final class BFTask<TResult>: @unchecked Sendable {
+    /// A closure run once, when a task completes: the type of Bolts-Swift's `Task.Continuation`.
+    ///
+    /// BoltsStyle's own callbacks also receive the task and its final state; this alias is kept so that code
+    /// written against Bolts-Swift that names the type still compiles.
+    public typealias Continuation = () -> Void
+
     /// A callback run once when the task completes; it receives the task and its final state.
     @usableFromInline
     typealias Callback = (BFTask<TResult>, BFTaskState<TResult>) -> Void
@@ -102,8 +118,8 @@ public final class BFTask<TResult>: @unchecked Sendable {
 
     /// Creates a task that has already succeeded with `result`.
     ///
-    /// Disfavoured so that `BFTask { try await load() }` means ``init(priority:operation:)``, not a task whose
-    /// result is the closure itself.
+    /// Disfavoured so that a closure is never taken for the result: `BFTask { "x" }` means ``init(_:closure:)``
+    /// and `BFTask { try await load() }` means ``init(priority:operation:)``.
     @inlinable @_disfavoredOverload
     public init(_ result: TResult) {
         store(.success(result))

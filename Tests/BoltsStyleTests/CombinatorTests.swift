@@ -108,7 +108,7 @@ struct DelayTests {
         #expect(task.cancelled)
     }
 
-    @Test func boltsSwiftSpellingWithUnlabeledToken() {
+    @Test func unlabelledTokenSpelling() {
         let source = BFCancellationTokenSource()
         let task = BFTask.withDelay(0.01, source.token)
         task.waitForTest()

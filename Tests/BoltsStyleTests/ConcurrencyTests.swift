@@ -77,16 +77,16 @@ struct ConcurrencyTests {
 
     @Test func taskFromAnAsyncClosurePassesTheSameErrorInstance() async {
         let error = IdentifiedError()
-        let task = BFTask<Int> { throw error }
+        let task = BFTask<Int> { () async throws -> Int in throw error }
         _ = try? await task.async()
         #expect(task.error as? IdentifiedError === error)
     }
 
     @Test func taskFromAnAsyncClosureThrowingCancellationIsCancelled() async {
-        let task = BFTask<Int> { throw CancellationError() }
+        let task = BFTask<Int> { () async throws -> Int in throw CancellationError() }
         await #expect(throws: BFCancelledError.self) { try await task.async() }
         #expect(task.cancelled)
-        let bolts = BFTask<Int> { throw BFCancelledError() }
+        let bolts = BFTask<Int> { () async throws -> Int in throw BFCancelledError() }
         await #expect(throws: BFCancelledError.self) { try await bolts.async() }
         #expect(bolts.cancelled)
     }
@@ -128,7 +128,7 @@ struct ConcurrencyTests {
     }
 
     @Test func continuationsChainOnAnAsyncTask() async throws {
-        let task = BFTask<Int> { 20 }.continueOnSuccessWith(.immediate) { $0 + 1 }
+        let task = BFTask<Int> { () async -> Int in 20 }.continueOnSuccessWith(.immediate) { $0 + 1 }
         #expect(try await task.async() == 21)
     }
 
