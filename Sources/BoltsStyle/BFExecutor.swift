@@ -110,9 +110,9 @@ extension BFExecutor: CustomStringConvertible, CustomDebugStringConvertible {
         case .mainThread:
             return "MainThread Executor"
         case .queue:
-            return "Executor with dispatch queue"
+            return "Executor with dispatch_queue"
         case .operationQueue:
-            return "Executor with operation queue"
+            return "Executor with NSOperationQueue"
         case .closure:
             return "Executor with custom closure"
         case .escapingClosure:
@@ -120,13 +120,18 @@ extension BFExecutor: CustomStringConvertible, CustomDebugStringConvertible {
         }
     }
 
-    /// A textual representation of the executor, including its queue, for debugging.
+    /// A textual representation of the executor for debugging: ``description``, then the queue or closure it
+    /// wraps, as Bolts-Swift prints them.
     public var debugDescription: String {
         switch self {
         case .queue(let queue):
-            return "\(description): \(queue.label)"
+            return "\(description): \(queue)"
         case .operationQueue(let queue):
-            return "\(description): \(queue.name ?? "unnamed")"
+            return "\(description): \(queue)"
+        case .closure(let closure):
+            return "\(description): \(String(describing: closure))"
+        case .escapingClosure(let closure):
+            return "\(description): \(String(describing: closure))"
         default:
             return description
         }

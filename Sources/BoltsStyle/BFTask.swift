@@ -340,21 +340,23 @@ public final class BFTask<TResult>: @unchecked Sendable {
 }
 
 extension BFTask: CustomStringConvertible, CustomDebugStringConvertible {
-    /// A textual representation of the task and its state.
+    /// A textual representation of the task and its state, in Bolts-Swift's format with this package's type name:
+    /// `BFTask: pending`, `BFTask: success(42)`, `BFTask: error(…)` or `BFTask: cancelled` (the outcome printed as
+    /// Swift prints an enum case with its payload).
     public var description: String {
         switch currentState {
         case .pending:
             return "BFTask: pending"
         case .success(let value):
-            return "BFTask: succeeded with \(value)"
+            return "BFTask: success(\(String(reflecting: value)))"
         case .error(let error):
-            return "BFTask: faulted with \(error)"
+            return "BFTask: error(\(String(reflecting: error)))"
         case .cancelled:
             return "BFTask: cancelled"
         }
     }
 
-    /// A textual representation of the task and its state, for debugging.
+    /// The same as ``description``, as in Bolts-Swift.
     public var debugDescription: String {
         description
     }

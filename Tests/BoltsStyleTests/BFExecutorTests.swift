@@ -130,12 +130,14 @@ struct BFExecutorTests {
         #expect(BFExecutor.default.description == "Default Executor")
         #expect(BFExecutor.immediate.description == "Immediate Executor")
         #expect(BFExecutor.mainThread.description == "MainThread Executor")
-        #expect(BFExecutor.queue(queue).description == "Executor with dispatch queue")
-        #expect(BFExecutor.queue(queue).debugDescription.hasSuffix("described"))
-        #expect(BFExecutor.operationQueue(operations).description == "Executor with operation queue")
-        #expect(BFExecutor.operationQueue(operations).debugDescription.hasSuffix("ops"))
+        #expect(BFExecutor.queue(queue).description == "Executor with dispatch_queue")
+        #expect(BFExecutor.queue(queue).debugDescription == "Executor with dispatch_queue: \(queue)")
+        #expect(BFExecutor.operationQueue(operations).description == "Executor with NSOperationQueue")
+        #expect(
+            BFExecutor.operationQueue(operations).debugDescription == "Executor with NSOperationQueue: \(operations)")
         #expect(BFExecutor.closure { $0() }.description == "Executor with custom closure")
         #expect(BFExecutor.escapingClosure { $0() }.description == "Executor with custom escaping closure")
+        #expect(BFExecutor.closure { $0() }.debugDescription.hasPrefix("Executor with custom closure: "))
         #expect(BFExecutor.immediate.debugDescription == "Immediate Executor")
     }
 }

@@ -13,7 +13,7 @@ struct BFTaskTests {
         #expect(!task.cancelled)
         #expect(task.result == 42)
         #expect(task.error == nil)
-        #expect(task.description == "BFTask: succeeded with 42")
+        #expect(task.description == "BFTask: success(42)")
         #expect(task.debugDescription == task.description)
     }
 
@@ -24,7 +24,7 @@ struct BFTaskTests {
         #expect(!task.cancelled)
         #expect(task.result == nil)
         #expect(task.error as? TestError == TestError(code: 7))
-        #expect(task.description.hasPrefix("BFTask: faulted with"))
+        #expect(task.description == "BFTask: error(\(String(reflecting: TestError(code: 7))))")
     }
 
     @Test func cancelledTaskIsCancelled() {
