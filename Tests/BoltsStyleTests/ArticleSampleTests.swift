@@ -72,7 +72,7 @@ struct ArticleSampleTests {
 
     // MARK: Landing page
 
-    @Test func landingPageSample() {
+    @Test(.offThePool) func landingPageSample() {
         let done = fetchUserAsync(id: 42).continueOnSuccessWithTask { user in
             saveAsync(user.renamed("Ada"))
         }.continueWith { task in
@@ -117,7 +117,7 @@ struct ArticleSampleTests {
         return task
     }
 
-    @Test func serialDeletes() {
+    @Test(.offThePool) func serialDeletes() {
         let items = (1...5).map(Item.init(id:))
         store.queue.sync { store.items = Set(items) }
         let task = deleteSerially(items)
@@ -133,7 +133,7 @@ struct ArticleSampleTests {
         BFTask.whenAll(items.map { deleteAsync($0) })
     }
 
-    @Test func parallelDeletes() {
+    @Test(.offThePool) func parallelDeletes() {
         let items = (1...5).map(Item.init(id:))
         store.queue.sync { store.items = Set(items) }
         deleteInParallel(items).waitForTest()
@@ -159,7 +159,7 @@ struct ArticleSampleTests {
         }
     }
 
-    @Test func choosingAnExecutor() {
+    @Test(.offThePool) func choosingAnExecutor() {
         // The last step runs on the main queue, which this test does not serve: check the steps
         // before it, and that the report is not shown on any other thread.
         let shownElsewhere = Counter()

@@ -59,7 +59,7 @@ struct BFTaskTests {
         #expect(task.result == 42)
     }
 
-    @Test func executeOnQueueRunsThere() {
+    @Test(.offThePool) func executeOnQueueRunsThere() {
         let queue = DispatchQueue(label: "execute")
         let key = DispatchSpecificKey<Int>()
         queue.setSpecific(key: key, value: 1)

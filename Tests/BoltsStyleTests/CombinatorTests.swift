@@ -1,5 +1,6 @@
 import BoltsStyle
 import Dispatch
+import TestSupport
 import Testing
 
 @Suite("whenAll, whenAllResult, whenAny")
@@ -47,7 +48,7 @@ struct CombinatorTests {
         #expect(results.cancelled)
     }
 
-    @Test func whenAllResultKeepsInputOrder() {
+    @Test(.offThePool) func whenAllResultKeepsInputOrder() {
         let queue = DispatchQueue(label: "results", attributes: .concurrent)
         let tasks = (0..<50).map { index in
             BFTask<Int>.execute(.queue(queue)) { index * 2 }
@@ -84,7 +85,7 @@ struct CombinatorTests {
 
 @Suite("withDelay")
 struct DelayTests {
-    @Test func completesAfterTheDelay() {
+    @Test(.offThePool) func completesAfterTheDelay() {
         let task = BFTask.withDelay(0.01)
         task.waitForTest()
         #expect(task.completed && !task.cancelled && !task.faulted)
@@ -108,7 +109,7 @@ struct DelayTests {
         #expect(task.cancelled)
     }
 
-    @Test func unlabelledTokenSpelling() {
+    @Test(.offThePool) func unlabelledTokenSpelling() {
         let source = BFCancellationTokenSource()
         let task = BFTask.withDelay(0.01, source.token)
         task.waitForTest()

@@ -1,5 +1,6 @@
 import BoltsStyle
 import Dispatch
+import TestSupport
 import Testing
 
 @Suite("continueWith and continueWithTask")
@@ -81,7 +82,7 @@ struct ContinueWithTests {
         #expect(fromCancelled.result == "was cancelled")
     }
 
-    @Test func continuationOnAQueueRunsThere() {
+    @Test(.offThePool) func continuationOnAQueueRunsThere() {
         let queue = DispatchQueue(label: "continuation")
         let key = DispatchSpecificKey<Int>()
         queue.setSpecific(key: key, value: 2)
