@@ -177,6 +177,9 @@ struct Handlers<R> {
 
     @inlinable var isEmpty: Bool { first == nil }
 
+    /// How many handlers are waiting (for `debugDescription`).
+    var count: Int { first == nil ? 0 : 1 + (more?.count ?? 0) }
+
     @inlinable mutating func append(_ handler: @escaping (R) -> Void) {
         if first == nil {
             first = handler
@@ -207,7 +210,7 @@ enum PendingReport: UInt8 {
 }
 
 /// The state every ``Promise`` and ``Guarantee`` inherits: pending with its handlers, or sealed with a value
-/// (`R` is `Result<T, Error>` for a promise, `T` for a guarantee). All its members are internal; it is public only
+/// (`R` is `Result<T>` for a promise, `T` for a guarantee). All its members are internal; it is public only
 /// because the public promise types inherit from it, which saves one allocation per promise.
 public class PMKBox<R>: @unchecked Sendable {
     @usableFromInline final let barrier = Barrier()
@@ -238,6 +241,11 @@ public class PMKBox<R>: @unchecked Sendable {
 
     /// The sealed value, or nil while pending. A read.
     @inlinable final var sealedValue: R? { barrier.sync { sealed } }
+
+    /// The sealed value, or nil and the number of handlers waiting, read in one step (for `debugDescription`).
+    final func inspect() -> (sealed: R?, waiting: Int) {
+        barrier.sync { (sealed, handlers.count) }
+    }
 
     /// Registers `handler`; if the box is already sealed (and done draining), calls it now, outside the barrier.
     @inlinable final func pipe(_ handler: @escaping (R) -> Void) {

@@ -49,9 +49,9 @@ extension DispatchQueue {
         let work = UncheckedSendable(body)
         async(group: group, qos: qos, flags: flags) {
             do {
-                box.seal(.success(try work.value()))
+                box.seal(.fulfilled(try work.value()))
             } catch {
-                box.seal(.failure(error))
+                box.seal(.rejected(error))
             }
         }
         return promise
