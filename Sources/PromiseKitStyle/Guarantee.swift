@@ -32,8 +32,9 @@ public final class Guarantee<T>: PMKBox<T>, Thenable, @unchecked Sendable {
     }
 
     /// A guarantee resolved by calling the function passed to `body`; calls after the first change nothing and are
-    /// reported to `conf.logHandler` (see ``PMKDoubleResolution``). The function is `@Sendable` (PromiseKit's is not), so
-    /// it can be handed to a DispatchQueue in Swift 6 mode; calls written for PromiseKit's initializer still compile.
+    /// reported to `conf.logHandler` (see ``PMKDoubleResolution``). The function is `@Sendable` (PromiseKit's is
+    /// not), so it can be handed to a DispatchQueue in Swift 6 mode; calls written for PromiseKit's initializer still
+    /// compile.
     public init(resolver body: (@escaping @Sendable (T) -> Void) -> Void) {
         super.init(report: .guarantee)
         body(Guarantee.resolveFunction(box))

@@ -257,3 +257,47 @@ private struct PromiseKitSwitch: NamesPMKErrors {
     @available(*, deprecated, message: "names PMKError.flatMap on purpose")
     func flatMapCase() -> PMKError { .flatMap(1, String.self) }
 }
+
+/// The key-path forms of PromiseKit's chain methods.
+@Suite("Key-path chain methods")
+struct KeyPathTests {
+    struct Item {
+        let name: String
+        let nickname: String?
+        let active: Bool
+    }
+
+    // Key paths as values, not literals: a literal could also become a closure and pick the closure form.
+    let count: KeyPath<[Item], Int> = \.count
+    let name: KeyPath<Item, String> = \.name
+    let nickname: KeyPath<Item, String?> = \.nickname
+    let active: KeyPath<Item, Bool> = \.active
+
+    let items = [
+        Item(name: "a", nickname: "x", active: true), Item(name: "b", nickname: nil, active: false),
+        Item(name: "c", nickname: "z", active: true),
+    ]
+
+    @Test func promiseKeyPathForms() async throws {
+        let promise = Promise.value(items)
+        #expect(try await promise.map(on: nil, count).async() == 3)
+        #expect(try await promise.mapValues(on: nil, name).async() == ["a", "b", "c"])
+        #expect(try await promise.compactMapValues(on: nil, nickname).async() == ["x", "z"])
+        #expect(try await promise.filterValues(on: nil, active).async().map(\.name) == ["a", "c"])
+        #expect(try await Promise.value(items[0]).compactMap(on: nil, nickname).async() == "x")
+        await #expect {
+            try await Promise.value(items[1]).compactMap(on: nil, nickname).async()
+        } throws: { error in
+            guard case .compactMap? = error as? PMKError else { return false }
+            return true
+        }
+    }
+
+    @Test func guaranteeKeyPathForms() async {
+        let guarantee = Guarantee.value(items)
+        #expect(await guarantee.map(on: nil, count).async() == 3)
+        #expect(await guarantee.mapValues(on: nil, name).async() == ["a", "b", "c"])
+        #expect(await guarantee.compactMapValues(on: nil, nickname).async() == ["x", "z"])
+        #expect(await guarantee.filterValues(on: nil, active).async().map(\.name) == ["a", "c"])
+    }
+}
