@@ -47,11 +47,11 @@ enum Settlement<Value> {
     /// Cancelled, in whichever style's own notion.
     case cancelled
 
-    /// Classifies a PromiseKitStyle or FBLStyle result: a failure whose error is a cancellation is `.cancelled`.
-    init(_ result: Result<Value, any Error>) {
+    /// Classifies a PromiseKitStyle result: a rejection whose error is a cancellation is `.cancelled`.
+    init(_ result: PromiseKitStyle.Result<Value>) {
         switch result {
-        case .success(let value): self = .value(value)
-        case .failure(let error): self = Settlement.failure(error)
+        case .fulfilled(let value): self = .value(value)
+        case .rejected(let error): self = Settlement.failure(error)
         }
     }
 
@@ -61,11 +61,11 @@ enum Settlement<Value> {
     }
 
     /// The outcome as PromiseKitStyle stores it: a cancellation becomes `PMKError.cancelled`.
-    var pmkResult: Result<Value, any Error> {
+    var pmkResult: PromiseKitStyle.Result<Value> {
         switch self {
-        case .value(let value): return .success(value)
-        case .error(let error): return .failure(error)
-        case .cancelled: return .failure(PMKError.cancelled)
+        case .value(let value): return .fulfilled(value)
+        case .error(let error): return .rejected(error)
+        case .cancelled: return .rejected(PMKError.cancelled)
         }
     }
 }

@@ -57,10 +57,10 @@ final class SourceThenable<Source: SettlementSource>: Thenable {
         self.source = source
     }
 
-    func pipe(to: @escaping (Result<Source.Settled, any Error>) -> Void) {
+    func pipe(to: @escaping (Result<Source.Settled>) -> Void) {
         source.subscribe { to($0.pmkResult) }
     }
 
     /// Not read by `Promise(_:)`; the bridge never hands this object to anything else.
-    var result: Result<Source.Settled, any Error>? { nil }
+    var result: Result<Source.Settled>? { nil }
 }

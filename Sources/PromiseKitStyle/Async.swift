@@ -14,7 +14,7 @@ extension Promise {
     nonisolated(nonsending) public func async() async throws -> T {
         if let result { return try result.get() }
         let outcome = await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: Resumption<Result<T, Error>>) in
+            await withUnsafeContinuation { (continuation: Resumption<Result<T>>) in
                 box.pipe { continuation.resume(returning: UncheckedSendable($0)) }
             }
         } onCancel: { [task] in
@@ -34,11 +34,11 @@ extension Promise {
         let box = self.box
         task = Task(priority: priority) {
             do {
-                box.seal(.success(try await operation()))
+                box.seal(.fulfilled(try await operation()))
             } catch is CancellationError {
-                box.seal(.failure(PMKError.cancelled))
+                box.seal(.rejected(PMKError.cancelled))
             } catch {
-                box.seal(.failure(error))
+                box.seal(.rejected(error))
             }
         }
     }

@@ -1,33 +1,43 @@
 // Box.swift: the core of PromiseKitStyle. Read this file first.
 //
-// THE MECHANISM: a handler list behind a barrier.
+// THE MECHANISM: a handler list guarded by a barrier.
 //
-// Every `Promise` and `Guarantee` is a `PMKBox` (the class below). While pending, the box keeps the handlers that
-// `pipe(to:)` registered; once sealed it keeps the value forever. All access goes through a reader-writer barrier
-// with the same two calls as a concurrent `DispatchQueue`:
+// Every `Promise` and `Guarantee` is a `PMKBox` (the class below): pending, it keeps the handlers that `pipe(to:)`
+// registered; sealed, it keeps the value (`R` is `Result<T>` for a promise, `T` for a guarantee) forever. PromiseKit 8
+// guards the same state with a concurrent `DispatchQueue` per promise: reads are `sync`, writes
+// `sync(flags: .barrier)`. This box keeps those two calls and their meaning,
 //
 //     barrier.sync { sealed }                       // a read: many readers may be inside at once (on Linux)
 //     barrier.sync(flags: .barrier) { ... }         // a write: runs alone, after the reads in progress drain
 //
-// `pipe(to:)` is a write: it appends the handler, or, if the box is already sealed, takes the value and calls the
-// handler right away (after leaving the barrier). `seal(_:)` is a write: it stores the value and swaps the handler
-// list out in one step; the handlers then run OUTSIDE the barrier. Running them outside matters: a handler may
-// register on this very box, read it, or seal another box guarded the same way; inside the barrier any of those
-// would deadlock, and a slow handler would stall every reader. Sealing twice changes nothing (the second write sees a
-// value and leaves); the public resolvers report it through `conf.logHandler`.
+// but `Barrier` is a lock of the box's own, not a queue: creating a queue per promise is most of what a pending
+// promise costs on Linux, and a shared pool of queues still pays a barrier round trip per write and makes unrelated
+// promises wait for each other (Benchmarks/NOTES.md, "Why PromiseKitStyle's barrier is not a `DispatchQueue`", has
+// the measurements). The code therefore reads like PromiseKit's `EmptyBox`, and the tests hold a `QueueBox` spelled
+// with a real DispatchQueue for comparison.
+//
+// `pipe(to:)` is a write: it appends the handler, or, if the box is sealed, takes the value and calls the handler
+// after leaving the barrier. `seal(_:)` is a write: it stores the value and swaps the handler list out in one step;
+// the sealing thread then runs the handlers OUTSIDE the barrier. A handler may register on this very box, read it, or
+// seal another box: inside the barrier any of those would deadlock, and a slow handler would stall every reader.
 //
 // ORDER. Until the sealing thread has run every handler it swapped out, the box is "draining": a handler piped
 // meanwhile (by a handler, or by another thread) is appended as if the box were pending, and the sealing thread swaps
 // it out and runs it next. Otherwise it could run at once and overtake handlers registered before it, and handlers
 // sent to one serial queue would arrive out of order (Promises/A+ 2.2.6; the conformance suite catches it).
+// (PromiseKit's `EmptyBox` has that race; its FIXME in `seal` names it.)
 //
-// WHY NOT A DISPATCHQUEUE PER PROMISE (what PromiseKit 8 does). Creating the queue is most of what a pending promise
-// with one handler costs on Linux, and a barrier round trip on a concurrent DispatchQueue costs several times an
-// allocation. A shared pool of concurrent queues removes the creation cost but still pays two barrier round trips
-// (register, seal), and makes unrelated promises wait for each other. (docs/benchmarks.md, "Why PromiseKitStyle's
-// barrier is not a `DispatchQueue`", has the measurements.) So the barrier here is `Barrier`, a lock of the box's own.
-// Its calls keep Dispatch's names, so the code reads like PromiseKit's `EmptyBox` (the tests hold a `QueueBox` spelled
-// with a real DispatchQueue for comparison). What is behind the two calls depends on the platform:
+// INVARIANTS.
+// 1. `isSealed` goes from false to true once, in a write, together with `storage`; neither changes afterwards, so a
+//    value read once is the value for good. Sealing again changes nothing and returns false (the public resolvers
+//    report it, see `PMKDoubleResolution`).
+// 2. `handlers` is non-empty only while pending or draining; once a sealed box has drained, nothing is appended again.
+// 3. Every piped handler runs exactly once, with the sealed value, in the order piped; a box deallocated while
+//    pending runs none and releases them (iteratively, see `deinit`).
+// 4. No handler and no user code runs inside the barrier: a write only moves the value and the handler list.
+// 5. Inline handler runs nest at most `HandlerTrampoline.maxInlineDepth` deep on one thread (see STACK DEPTH).
+//
+// WHAT IS BEHIND THE TWO CALLS depends on the platform:
 //
 // - Linux (glibc or musl): a reader-writer lock made of one atomic word stored inline in the box: `n > 0` means n
 //   readers are inside, `-1` a writer; a reader enters by incrementing a non-negative word, a writer by swapping 0 for
@@ -52,16 +62,15 @@
 // INLINABLE HOT PATH. A user's release build (SwiftPM's `-c release`: whole-module, no `-cross-module-optimization`)
 // sees only this module's interface, so the barrier, the handler list, `pipe`/`seal`, `then`/`map`/`done`, `pending`
 // and `Resolver.fulfill` are `@inlinable`: the client specializes them for its `T`, and the closure `done` registers
-// captures nothing the optimizer cannot keep in one context (B5 in docs/benchmarks.md measures that path). The fields
-// touched under the barrier are `@exclusivity(unchecked)`: the barrier already makes access exclusive.
+// captures nothing the optimizer cannot keep in one context (B5 measures that path). The fields touched under the
+// barrier are `@exclusivity(unchecked)`: the barrier already makes access exclusive.
 //
-// NO GENERIC METADATA IN DEINIT. `deinit` is one unspecialized function for every `R`; a stored `R?` made it look up
-// `Optional<R>`'s metadata for each box freed. The sealed value is therefore kept as raw words (`SealedStorage`) next
-// to `isSealed`, and destroyed with `R`'s own value witness. With that, unchecked exclusivity in the trampoline and
-// `final` stored properties (the client's inlined code otherwise called their getters through the vtable), the
-// instructions of a pending promise + `done(on: nil)` + fulfil roughly halved. A handler that hops to a queue hands
-// Dispatch one block converted from the handler's closure literal (`DispatchQueue.dispatch`), which saves two
-// allocations per hop. (docs/benchmarks.md, "What the performance passes changed", has the counts.)
+// NO GENERIC METADATA IN DEINIT. `deinit` is one unspecialized function for every `R`; a stored `R?` would make it
+// look up `Optional<R>`'s metadata for each box freed. The sealed value is therefore kept as raw words
+// (`SealedStorage`) next to `isSealed`, and destroyed with `R`'s own value witness. The stored properties are `final`,
+// so the client's inlined code reads them directly instead of through the vtable. A handler that hops to a queue hands
+// Dispatch one block converted from the handler's closure literal (`DispatchQueue.dispatch`). (Benchmarks/NOTES.md,
+// "What the performance passes changed", has what each of these saved.)
 //
 // STACK DEPTH. A handler registered with `on: nil` runs inline on the thread that seals, and may seal the next
 // promise, whose inline handlers seal the next... `HandlerTrampoline` counts that nesting per thread and, past a
@@ -177,6 +186,9 @@ struct Handlers<R> {
 
     @inlinable var isEmpty: Bool { first == nil }
 
+    /// How many handlers are waiting (for `debugDescription`).
+    var count: Int { first == nil ? 0 : 1 + (more?.count ?? 0) }
+
     @inlinable mutating func append(_ handler: @escaping (R) -> Void) {
         if first == nil {
             first = handler
@@ -207,7 +219,7 @@ enum PendingReport: UInt8 {
 }
 
 /// The state every ``Promise`` and ``Guarantee`` inherits: pending with its handlers, or sealed with a value
-/// (`R` is `Result<T, Error>` for a promise, `T` for a guarantee). All its members are internal; it is public only
+/// (`R` is ``Result`` for a promise, `T` for a guarantee). All its members are internal; it is public only
 /// because the public promise types inherit from it, which saves one allocation per promise.
 public class PMKBox<R>: @unchecked Sendable {
     @usableFromInline final let barrier = Barrier()
@@ -238,6 +250,11 @@ public class PMKBox<R>: @unchecked Sendable {
 
     /// The sealed value, or nil while pending. A read.
     @inlinable final var sealedValue: R? { barrier.sync { sealed } }
+
+    /// The sealed value, or nil and the number of handlers waiting, read in one step (for `debugDescription`).
+    final func inspect() -> (sealed: R?, waiting: Int) {
+        barrier.sync { (sealed, handlers.count) }
+    }
 
     /// Registers `handler`; if the box is already sealed (and done draining), calls it now, outside the barrier.
     @inlinable final func pipe(_ handler: @escaping (R) -> Void) {

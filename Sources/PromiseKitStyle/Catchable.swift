@@ -17,12 +17,12 @@ extension CatchMixin {
         let finalizer = PMKFinalizer()
         pipe {
             switch $0 {
-            case .failure(let error) where policy == .allErrors || !error.isCancelled:
+            case .rejected(let error) where policy == .allErrors || !error.isCancelled:
                 on.dispatch(flags: flags) {
                     body(error)
                     finalizer.resolve()
                 }
-            case .failure, .success:
+            case .rejected, .fulfilled:
                 finalizer.resolve()
             }
         }
@@ -38,20 +38,20 @@ extension CatchMixin {
         let rp = Promise<T>(.pending)
         pipe {
             switch $0 {
-            case .success(let value):
-                rp.box.seal(.success(value))
-            case .failure(let error) where policy == .allErrors || !error.isCancelled:
+            case .fulfilled(let value):
+                rp.box.seal(.fulfilled(value))
+            case .rejected(let error) where policy == .allErrors || !error.isCancelled:
                 on.dispatch(flags: flags) {
                     do {
                         let next = try body(error)
                         guard next !== rp else { throw PMKError.returnedSelf }
                         next.pipe { rp.box.seal($0) }
                     } catch {
-                        rp.box.seal(.failure(error))
+                        rp.box.seal(.rejected(error))
                     }
                 }
-            case .failure(let error):
-                rp.box.seal(.failure(error))
+            case .rejected(let error):
+                rp.box.seal(.rejected(error))
             }
         }
         return rp
@@ -66,9 +66,9 @@ extension CatchMixin {
         let rg = Guarantee<T>(.pending)
         pipe {
             switch $0 {
-            case .success(let value):
+            case .fulfilled(let value):
                 rg.box.seal(value)
-            case .failure(let error):
+            case .rejected(let error):
                 on.dispatch(flags: flags) { body(error).pipe { (value: T) in rg.box.seal(value) } }
             }
         }
@@ -122,9 +122,9 @@ extension CatchMixin where T == Void {
         let rg = Guarantee<Void>(.pending)
         pipe {
             switch $0 {
-            case .success:
+            case .fulfilled:
                 rg.box.seal(())
-            case .failure(let error):
+            case .rejected(let error):
                 on.dispatch(flags: flags) {
                     body(error)
                     rg.box.seal(())
@@ -142,19 +142,19 @@ extension CatchMixin where T == Void {
         let rp = Promise<Void>(.pending)
         pipe {
             switch $0 {
-            case .success:
-                rp.box.seal(.success(()))
-            case .failure(let error) where policy == .allErrors || !error.isCancelled:
+            case .fulfilled:
+                rp.box.seal(.fulfilled(()))
+            case .rejected(let error) where policy == .allErrors || !error.isCancelled:
                 on.dispatch(flags: flags) {
                     do {
                         try body(error)
-                        rp.box.seal(.success(()))
+                        rp.box.seal(.fulfilled(()))
                     } catch {
-                        rp.box.seal(.failure(error))
+                        rp.box.seal(.rejected(error))
                     }
                 }
-            case .failure(let error):
-                rp.box.seal(.failure(error))
+            case .rejected(let error):
+                rp.box.seal(.rejected(error))
             }
         }
         return rp

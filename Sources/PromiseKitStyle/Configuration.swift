@@ -30,8 +30,6 @@ public struct PMKConfiguration {
             print("PromiseKit: warning: pending guarantee deallocated")
         case .cauterized(let error):
             print("PromiseKit:cauterized-error: \(error)")
-        case .doubleResolution:
-            print("PromiseKit: warning: resolving an already resolved promise, ignored")
         }
     }
 

@@ -5,7 +5,7 @@ extension DispatchQueue {
     ///
     /// `body` becomes the block Dispatch runs, converted once: inlined at a handler's closure literal, that is one
     /// allocation for the block and one for the literal's captures. (Wrapping `body` in a new closure for `async`, as
-    /// a `@Sendable` parameter requires, cost two more per hop: the wrapper's context and a block around it.) Handlers
+    /// a `@Sendable` parameter requires, would add the wrapper's context and a block around it.) Handlers
     /// are not `@Sendable` (PromiseKit's API), so the block is retyped as `@Sendable` here: the queue runs it once,
     /// after the promise that scheduled it sealed, and nothing else touches its captures meanwhile.
     @inlinable
@@ -49,9 +49,9 @@ extension DispatchQueue {
         let work = UncheckedSendable(body)
         async(group: group, qos: qos, flags: flags) {
             do {
-                box.seal(.success(try work.value()))
+                box.seal(.fulfilled(try work.value()))
             } catch {
-                box.seal(.failure(error))
+                box.seal(.rejected(error))
             }
         }
         return promise

@@ -16,6 +16,11 @@ public enum PMKError: Error {
     /// The operation was cancelled. `catch` skips it under the default ``CatchPolicy``.
     case cancelled
 
+    /// `flatMap` returned `nil`: PromiseKit's old name for ``compactMap(_:_:)``. Nothing here produces it; the case
+    /// exists so that a `switch` written for PromiseKit is exhaustive.
+    @available(*, deprecated, message: "See: `compactMap`")
+    case flatMap(Any, Any.Type)
+
     /// `compactMap` returned `nil`: the value it was given and the type it was asked for.
     case compactMap(Any, Any.Type)
 
@@ -47,6 +52,10 @@ extension PMKError: CustomDebugStringConvertible {
             return "The first or last element was requested for an empty sequence"
         case .noWinner:
             return "All thenables passed to race(fulfilled:) were rejected"
+        default:
+            // `.flatMap`, read by reflection: naming the deprecated case here would be a deprecation warning.
+            let payload = Mirror(reflecting: self).children.first?.value as? (Any, Any.Type)
+            return "Could not `flatMap<\(payload.map { "\($0.1)" } ?? "?")>`: \(payload.map { "\($0.0)" } ?? "?")"
         }
     }
 }

@@ -32,8 +32,9 @@ public final class Guarantee<T>: PMKBox<T>, Thenable, @unchecked Sendable {
     }
 
     /// A guarantee resolved by calling the function passed to `body`; calls after the first change nothing and are
-    /// reported to `conf.logHandler` as `.doubleResolution`. The function is `@Sendable` (PromiseKit's is not), so
-    /// it can be handed to a DispatchQueue in Swift 6 mode; calls written for PromiseKit's initializer still compile.
+    /// reported to `conf.logHandler` (see ``PMKDoubleResolution``). The function is `@Sendable` (PromiseKit's is
+    /// not), so it can be handed to a DispatchQueue in Swift 6 mode; calls written for PromiseKit's initializer still
+    /// compile.
     public init(resolver body: (@escaping @Sendable (T) -> Void) -> Void) {
         super.init(report: .guarantee)
         body(Guarantee.resolveFunction(box))
@@ -47,17 +48,17 @@ public final class Guarantee<T>: PMKBox<T>, Thenable, @unchecked Sendable {
 
     @usableFromInline static func resolveFunction(_ box: PMKBox<T>) -> @Sendable (T) -> Void {
         { value in
-            if !box.seal(value) { conf.logHandler(.doubleResolution) }
+            if !box.seal(value) { PMKDoubleResolution.report(Result<T>.fulfilled(value)) }
         }
     }
 
-    /// Calls `to` with `.success(value)` once resolved.
-    @inlinable public func pipe(to: @escaping (Result<T, Error>) -> Void) {
-        box.pipe { to(.success($0)) }
+    /// Calls `to` with `.fulfilled(value)` once resolved.
+    @inlinable public func pipe(to: @escaping (Result<T>) -> Void) {
+        box.pipe { to(.fulfilled($0)) }
     }
 
-    /// `.success(value)` once resolved, `nil` while pending.
-    public var result: Result<T, Error>? { sealedValue.map { .success($0) } }
+    /// `.fulfilled(value)` once resolved, `nil` while pending.
+    public var result: Result<T>? { sealedValue.map { .fulfilled($0) } }
 }
 
 extension Guarantee {

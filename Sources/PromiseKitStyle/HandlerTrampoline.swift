@@ -50,7 +50,7 @@ final class HandlerTrampoline {
     @usableFromInline static let maxInlineDepth = 16
 
     // Only the owning thread touches these, so the dynamic exclusivity checks (two `swift_beginAccess` calls per
-    // inline run, about 150 instructions) guard nothing.
+    // inline run) guard nothing.
     @usableFromInline @exclusivity(unchecked) var depth = 0
     @usableFromInline @exclusivity(unchecked) var queued: [QueuedRun] = []
     /// An empty array whose storage the next drain reuses, so queueing allocates nothing in the long run.

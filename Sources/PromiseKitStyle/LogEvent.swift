@@ -1,4 +1,8 @@
-/// The events PromiseKitStyle reports through `conf.logHandler`.
+/// The events PromiseKitStyle reports through `conf.logHandler`: exactly PromiseKit 8's cases, so a `switch`
+/// written for PromiseKit is exhaustive here too.
+///
+/// Resolving something already resolved, which PromiseKit ignores silently, is reported as `.cauterized` with a
+/// ``PMKDoubleResolution`` error.
 public enum LogEvent: Sendable {
     /// `wait()` was called on the main thread (it still blocks, as in PromiseKit).
     case waitOnMainThread
@@ -11,10 +15,7 @@ public enum LogEvent: Sendable {
     /// resolved.
     case pendingGuaranteeDeallocated
 
-    /// `cauterize()` swallowed this error.
+    /// `cauterize()` swallowed this error; or a resolver was called again on a resolved promise or guarantee, and the
+    /// error is a ``PMKDoubleResolution``.
     case cauterized(Error)
-
-    /// A resolver tried to resolve a promise or guarantee that was already resolved; the first resolution stands.
-    /// (Not in PromiseKit 8, which ignores the second resolution silently.)
-    case doubleResolution
 }

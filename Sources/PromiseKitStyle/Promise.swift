@@ -20,13 +20,13 @@ enum PMKUnambiguousInitializer {
 ///     }
 ///
 /// Handlers run on `conf.Q` (the main queue by default) unless a call passes `on:`; see <doc:HowTheHandlerQueueWorks>.
-public final class Promise<T>: PMKBox<Result<T, Error>>, Thenable, CatchMixin, @unchecked Sendable {
+public final class Promise<T>: PMKBox<Result<T>>, Thenable, CatchMixin, @unchecked Sendable {
     /// Set (once, before the object is shared) when created from an `async` closure: cancelling a Swift task
     /// awaiting `async()` cancels this task.
     var task: Task<Void, Never>?
 
     /// The promise's state (the promise itself: see `PMKBox`).
-    @inlinable var box: PMKBox<Result<T, Error>> { self }
+    @inlinable var box: PMKBox<Result<T>> { self }
 
     @usableFromInline override init(report: PendingReport = .none) {
         super.init(report: report)
@@ -36,18 +36,18 @@ public final class Promise<T>: PMKBox<Result<T, Error>>, Thenable, CatchMixin, @
         super.init(report: .none)
     }
 
-    @usableFromInline override init(sealed value: Result<T, Error>) {
+    @usableFromInline override init(sealed value: Result<T>) {
         super.init(sealed: value)
     }
 
     /// A promise already fulfilled with `value`.
     @inlinable public class func value(_ value: T) -> Promise<T> {
-        Promise(sealed: .success(value))
+        Promise(sealed: .fulfilled(value))
     }
 
     /// A promise already rejected with `error`.
     public init(error: Error) {
-        super.init(sealed: .failure(error))
+        super.init(sealed: .rejected(error))
     }
 
     /// A promise that resolves as `bridge` does.
@@ -75,12 +75,12 @@ public final class Promise<T>: PMKBox<Result<T, Error>>, Thenable, CatchMixin, @
     }
 
     /// Calls `to` with the result once resolved: inline now if already resolved, otherwise on the resolving thread.
-    @inlinable public func pipe(to: @escaping (Result<T, Error>) -> Void) {
+    @inlinable public func pipe(to: @escaping (Result<T>) -> Void) {
         box.pipe(to)
     }
 
     /// The result, or `nil` while pending.
-    @inlinable public var result: Result<T, Error>? { sealedValue }
+    @inlinable public var result: Result<T>? { sealedValue }
 }
 
 extension Promise {
@@ -93,7 +93,7 @@ extension Promise {
         if Thread.isMainThread { conf.logHandler(.waitOnMainThread) }
         if let result { return try result.get() }
         let semaphore = DispatchSemaphore(value: 0)
-        var outcome: Result<T, Error>?
+        var outcome: Result<T>?
         pipe {
             outcome = $0
             semaphore.signal()
@@ -106,6 +106,9 @@ extension Promise {
 extension Promise where T == Void {
     /// A promise already fulfilled with `()`.
     public convenience init() {
-        self.init(sealed: .success(()))
+        self.init(sealed: .fulfilled(()))
     }
+
+    /// A promise already fulfilled with `()`: `return .value` in a function returning `Promise<Void>`.
+    public static var value: Promise<Void> { .value(()) }
 }

@@ -1,12 +1,12 @@
 /// Settles the promise it came with. The first resolution wins; later ones change nothing and are reported to
-/// `conf.logHandler` as `.doubleResolution`.
+/// `conf.logHandler` as `.cauterized(PMKDoubleResolution)` (see ``PMKDoubleResolution``).
 ///
 /// A struct holding the promise (PromiseKit's is a class): creating one allocates nothing. A promise deallocated while
 /// pending is reported by the promise itself, so nothing depends on the resolver's lifetime.
 public struct Resolver<T>: Sendable {
-    @usableFromInline let box: PMKBox<Result<T, Error>>
+    @usableFromInline let box: PMKBox<Result<T>>
 
-    @inlinable init(_ box: PMKBox<Result<T, Error>>) {
+    @inlinable init(_ box: PMKBox<Result<T>>) {
         self.box = box
     }
 }
@@ -14,17 +14,23 @@ public struct Resolver<T>: Sendable {
 extension Resolver {
     /// Fulfills the promise with `value`.
     @inlinable public func fulfill(_ value: T) {
-        resolve(.success(value))
+        resolve(.fulfilled(value))
     }
 
     /// Rejects the promise with `error`.
     @inlinable public func reject(_ error: Error) {
-        resolve(.failure(error))
+        resolve(.rejected(error))
     }
 
     /// Resolves the promise with `result`.
-    @inlinable public func resolve(_ result: Result<T, Error>) {
-        if !box.seal(result) { conf.logHandler(.doubleResolution) }
+    @inlinable public func resolve(_ result: Result<T>) {
+        if !box.seal(result) { PMKDoubleResolution.report(result) }
+    }
+
+    /// Resolves the promise with a `Swift.Result`: fulfils with its success, rejects with its failure. Generic over
+    /// the failure type, so a completion handler typed `(Swift.Result<T, MyError>) -> Void` can be `seal.resolve`.
+    @inlinable public func resolve<E: Error>(_ result: Swift.Result<T, E>) {
+        resolve(Result(result))
     }
 
     /// Rejects with `error` if it is non-nil, else fulfils with `obj`, else rejects with
@@ -68,13 +74,5 @@ extension Resolver where T == Void {
     /// Fulfils with `()`. (The underscore is PromiseKit's, see its issue 990.)
     public func fulfill_() {
         fulfill(())
-    }
-}
-
-extension Result {
-    /// True for `.success`.
-    public var isFulfilled: Bool {
-        guard case .success = self else { return false }
-        return true
     }
 }

@@ -2,11 +2,10 @@
 //
 // A box is freed by `PMKBox.deinit`, which is not specialized: one function serves every `R`. If the value were a
 // stored `R?`, that `deinit` would first look up the metadata of `Optional<R>` in the runtime's cache just to destroy
-// the field (about 450 instructions under callgrind; a pending promise + `done(on: nil)` + fulfil frees two boxes, so
-// about a fifth of the whole operation). `R`'s own metadata is in the box's class metadata. So the box keeps
-// `isSealed` plus these four words, whose layout does not depend on `R`, and `deinit` destroys the value with `R`'s
-// value witness alone. A value that does not fit (more than four words, or aligned more strictly than a word) gets
-// its own allocation and the words hold a pointer to it.
+// the field, for every box freed (Benchmarks/NOTES.md has the cost). `R`'s own metadata is in the box's class
+// metadata. So the box keeps `isSealed` plus these four words, whose layout does not depend on `R`, and `deinit`
+// destroys the value with `R`'s value witness alone. A value that does not fit (more than four words, or aligned
+// more strictly than a word) gets its own allocation and the words hold a pointer to it.
 
 /// Four words holding a sealed value, or a pointer to it when it does not fit.
 @usableFromInline

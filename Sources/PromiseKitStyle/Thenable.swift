@@ -9,10 +9,10 @@ public protocol Thenable: AnyObject {
     associatedtype T
 
     /// Calls `to` once, with the result, as soon as this thenable is resolved (inline if it already is).
-    func pipe(to: @escaping (Result<T, Error>) -> Void)
+    func pipe(to: @escaping (Result<T>) -> Void)
 
     /// The result, or `nil` while pending.
-    var result: Result<T, Error>? { get }
+    var result: Result<T>? { get }
 }
 
 extension Thenable {
@@ -33,14 +33,14 @@ extension Thenable {
                     guard next !== rp else { throw PMKError.returnedSelf }
                     next.pipe { rp.box.seal($0) }
                 } catch {
-                    rp.box.seal(.failure(error))
+                    rp.box.seal(.rejected(error))
                 }
             }
             switch $0 {
-            case .success(let value):
+            case .fulfilled(let value):
                 if let on { on.dispatch(flags: flags) { step(value) } } else { step(value) }
-            case .failure(let error):
-                rp.box.seal(.failure(error))
+            case .rejected(let error):
+                rp.box.seal(.rejected(error))
             }
         }
         return rp
@@ -55,16 +55,16 @@ extension Thenable {
         pipe {
             func step(_ value: T) {
                 do {
-                    rp.box.seal(.success(try transform(value)))
+                    rp.box.seal(.fulfilled(try transform(value)))
                 } catch {
-                    rp.box.seal(.failure(error))
+                    rp.box.seal(.rejected(error))
                 }
             }
             switch $0 {
-            case .success(let value):
+            case .fulfilled(let value):
                 if let on { on.dispatch(flags: flags) { step(value) } } else { step(value) }
-            case .failure(let error):
-                rp.box.seal(.failure(error))
+            case .rejected(let error):
+                rp.box.seal(.rejected(error))
             }
         }
         return rp
@@ -80,16 +80,16 @@ extension Thenable {
             func step(_ value: T) {
                 do {
                     guard let mapped = try transform(value) else { throw PMKError.compactMap(value, U.self) }
-                    rp.box.seal(.success(mapped))
+                    rp.box.seal(.fulfilled(mapped))
                 } catch {
-                    rp.box.seal(.failure(error))
+                    rp.box.seal(.rejected(error))
                 }
             }
             switch $0 {
-            case .success(let value):
+            case .fulfilled(let value):
                 if let on { on.dispatch(flags: flags) { step(value) } } else { step(value) }
-            case .failure(let error):
-                rp.box.seal(.failure(error))
+            case .rejected(let error):
+                rp.box.seal(.rejected(error))
             }
         }
         return rp
@@ -105,16 +105,16 @@ extension Thenable {
             func step(_ value: T) {
                 do {
                     try body(value)
-                    rp.box.seal(.success(()))
+                    rp.box.seal(.fulfilled(()))
                 } catch {
-                    rp.box.seal(.failure(error))
+                    rp.box.seal(.rejected(error))
                 }
             }
             switch $0 {
-            case .success(let value):
+            case .fulfilled(let value):
                 if let on { on.dispatch(flags: flags) { step(value) } } else { step(value) }
-            case .failure(let error):
-                rp.box.seal(.failure(error))
+            case .rejected(let error):
+                rp.box.seal(.rejected(error))
             }
         }
         return rp
@@ -135,7 +135,7 @@ extension Thenable {
     @inlinable
     public func tap(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
-        _ body: @escaping (Result<T, Error>) -> Void
+        _ body: @escaping (Result<T>) -> Void
     ) -> Promise<T> {
         let rp = Promise<T>(.pending)
         pipe { result in
@@ -157,7 +157,7 @@ extension Thenable {
 extension Thenable {
     /// The error this rejected with, or `nil` if pending or fulfilled.
     public var error: Error? {
-        guard case .failure(let error)? = result else { return nil }
+        guard case .rejected(let error)? = result else { return nil }
         return error
     }
 
@@ -169,19 +169,19 @@ extension Thenable {
 
     /// True if fulfilled.
     public var isFulfilled: Bool {
-        guard case .success? = result else { return false }
+        guard case .fulfilled? = result else { return false }
         return true
     }
 
     /// True if rejected.
     public var isRejected: Bool {
-        guard case .failure? = result else { return false }
+        guard case .rejected? = result else { return false }
         return true
     }
 
     /// The value this fulfilled with, or `nil` if pending or rejected.
     public var value: T? {
-        guard case .success(let value)? = result else { return nil }
+        guard case .fulfilled(let value)? = result else { return nil }
         return value
     }
 }

@@ -33,14 +33,14 @@ public func race<U: Thenable>(fulfilled thenables: [U]) -> Promise<U.T> {
     for thenable in thenables {
         thenable.pipe {
             switch $0 {
-            case .success(let value):
-                rp.box.seal(.success(value))
-            case .failure:
+            case .fulfilled(let value):
+                rp.box.seal(.fulfilled(value))
+            case .rejected:
                 let count = rejections.write { count -> Int in
                     count += 1
                     return count
                 }
-                if count == thenables.count { rp.box.seal(.failure(PMKError.noWinner)) }
+                if count == thenables.count { rp.box.seal(.rejected(PMKError.noWinner)) }
             }
         }
     }

@@ -8,14 +8,14 @@ private func fulfilledCountdown<U: Thenable>(_ thenables: [U]) -> Promise<Void> 
     for thenable in thenables {
         thenable.pipe {
             switch $0 {
-            case .failure(let error):
-                rp.box.seal(.failure(error))
-            case .success:
+            case .rejected(let error):
+                rp.box.seal(.rejected(error))
+            case .fulfilled:
                 let left = remaining.write { count -> Int in
                     count -= 1
                     return count
                 }
-                if left == 0 { rp.box.seal(.success(())) }
+                if left == 0 { rp.box.seal(.fulfilled(())) }
             }
         }
     }
@@ -45,6 +45,14 @@ private func resolvedCountdown<U: Thenable>(_ thenables: [U]) -> Guarantee<Void>
 ///     when(fulfilled: [fetch(a), fetch(b)]).done { pages in ... }
 public func when<U: Thenable>(fulfilled thenables: [U]) -> Promise<[U.T]> {
     fulfilledCountdown(thenables).map(on: nil) { thenables.map { $0.value! } }
+}
+
+/// Waits for every thenable of a mixed array (promises and guarantees of any value types) to fulfil and gives their
+/// values in input order, as `Any`; rejects as soon as one rejects.
+///
+///     when(fulfilled: [fetchUser(), Guarantee.value(42)] as [any Thenable]).done { values in ... }
+public func when(fulfilled thenables: [any Thenable]) -> Promise<[Any]> {
+    fulfilledCountdown(thenables.map { $0.asVoid() }).map(on: nil) { thenables.map { $0.value! } }
 }
 
 /// Waits for every `Void` promise to fulfil.
@@ -99,8 +107,8 @@ where It.Element: Thenable {
     let root = Promise<[It.Element.T]>(.pending)
     let pump = ConcurrencyPump(promiseIterator, limit: concurrently, stopOnRejection: true) { outcome in
         switch outcome {
-        case .failure(let error): root.box.seal(.failure(error))
-        case .success(let thenables): root.box.seal(.success(thenables.map { $0.value! }))
+        case .rejected(let error): root.box.seal(.rejected(error))
+        case .fulfilled(let thenables): root.box.seal(.fulfilled(thenables.map { $0.value! }))
         }
     }
     pump.pump()
@@ -109,14 +117,14 @@ where It.Element: Thenable {
 
 /// Pulls promises from `promiseIterator`, at most `concurrently` pending at a time, and resolves with all their
 /// results in the order generated, whatever each one's outcome. A concurrency below 1 gives
-/// `[.failure(PMKError.badInput)]`.
+/// `[.rejected(PMKError.badInput)]`.
 public func when<It: IteratorProtocol>(resolved promiseIterator: It, concurrently: Int) -> Guarantee<
-    [Result<It.Element.T, Error>]
+    [Result<It.Element.T>]
 > where It.Element: Thenable {
-    guard concurrently > 0 else { return .value([.failure(PMKError.badInput)]) }
-    let root = Guarantee<[Result<It.Element.T, Error>]>(.pending)
+    guard concurrently > 0 else { return .value([.rejected(PMKError.badInput)]) }
+    let root = Guarantee<[Result<It.Element.T>]>(.pending)
     let pump = ConcurrencyPump(promiseIterator, limit: concurrently, stopOnRejection: false) { outcome in
-        if case .success(let thenables) = outcome { root.box.seal(thenables.map { $0.result! }) }
+        if case .fulfilled(let thenables) = outcome { root.box.seal(thenables.map { $0.result! }) }
     }
     pump.pump()
     return root
@@ -137,12 +145,12 @@ private final class ConcurrencyPump<It: IteratorProtocol>: @unchecked Sendable w
     private var iterator: It  // touched only by the thread that holds `pumping`
     private let limit: Int
     private let stopOnRejection: Bool
-    private let finish: (Result<[It.Element], Error>) -> Void
+    private let finish: (Result<[It.Element]>) -> Void
     private let state = Barriered(State())
 
     init(
         _ iterator: It, limit: Int, stopOnRejection: Bool,
-        finish: @escaping (Result<[It.Element], Error>) -> Void
+        finish: @escaping (Result<[It.Element]>) -> Void
     ) {
         self.iterator = iterator
         self.limit = limit
@@ -190,7 +198,7 @@ private final class ConcurrencyPump<It: IteratorProtocol>: @unchecked Sendable w
             case .again: continue
             case .leave: return
             case .finish(let all):
-                finish(.success(all))
+                finish(.fulfilled(all))
                 return
             }
         }
@@ -201,13 +209,13 @@ private final class ConcurrencyPump<It: IteratorProtocol>: @unchecked Sendable w
         case finish([It.Element])
     }
 
-    private func completed(_ result: Result<It.Element.T, Error>) {
-        if case .failure(let error) = result, stopOnRejection {
+    private func completed(_ result: Result<It.Element.T>) {
+        if case .rejected(let error) = result, stopOnRejection {
             let first = state.write { state -> Bool in
                 defer { state.finished = true }
                 return !state.finished
             }
-            if first { finish(.failure(error)) }
+            if first { finish(.rejected(error)) }
             return
         }
         state.write { $0.running -= 1 }
@@ -216,12 +224,12 @@ private final class ConcurrencyPump<It: IteratorProtocol>: @unchecked Sendable w
 }
 
 /// Waits for every promise to resolve, either way, and gives their results in input order.
-public func when<T>(resolved promises: Promise<T>...) -> Guarantee<[Result<T, Error>]> {
+public func when<T>(resolved promises: Promise<T>...) -> Guarantee<[Result<T>]> {
     when(resolved: promises)
 }
 
 /// Waits for every promise to resolve, either way, and gives their results in input order.
-public func when<T>(resolved promises: [Promise<T>]) -> Guarantee<[Result<T, Error>]> {
+public func when<T>(resolved promises: [Promise<T>]) -> Guarantee<[Result<T>]> {
     resolvedCountdown(promises).map(on: nil) { promises.map { $0.result! } }
 }
 

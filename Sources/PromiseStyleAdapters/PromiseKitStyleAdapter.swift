@@ -47,14 +47,14 @@ public struct PromiseKitStyleAdapter: PromiseAdapter {
         onFulfilled: (@Sendable (Sentinel) -> HandlerResult<Promise>)?,
         onRejected: (@Sendable (any Error) -> HandlerResult<Promise>)?
     ) -> Promise {
-        let outcome: Guarantee<Result<Sentinel, any Error>> = promise.map(on: nil) { .success($0) }
-            .recover(on: nil) { .value(.failure($0)) }
+        let outcome: Guarantee<Result<Sentinel>> = promise.map(on: nil) { .fulfilled($0) }
+            .recover(on: nil) { .value(.rejected($0)) }
         return outcome.then(on: queue ?? .global()) { result -> Promise in
             switch result {
-            case .success(let value):
+            case .fulfilled(let value):
                 guard let onFulfilled else { return .value(value) }
                 return self.promise(for: onFulfilled(value))
-            case .failure(let error):
+            case .rejected(let error):
                 guard let onRejected else { return Promise(error: error) }
                 return self.promise(for: onRejected(error))
             }
@@ -67,8 +67,10 @@ public struct PromiseKitStyleAdapter: PromiseAdapter {
     }
 
     /// `when(fulfilled:)`.
-    public func all(_ promises: [Promise], completion: @escaping @Sendable (Result<[Sentinel], any Error>) -> Void) {
-        when(fulfilled: promises).pipe(to: completion)
+    public func all(
+        _ promises: [Promise], completion: @escaping @Sendable (Swift.Result<[Sentinel], any Error>) -> Void
+    ) {
+        when(fulfilled: promises).pipe { completion(Swift.Result($0)) }
     }
 
     /// `race(_:)`.
@@ -100,15 +102,15 @@ public struct PromiseKitStyleAdapter: PromiseAdapter {
 
 /// A suite thenable seen as a PromiseKit `Thenable`: `pipe(to:)` runs the A+ procedure once and reports one result.
 private final class ForeignPromiseKitThenable: PromiseKitStyle.Thenable, @unchecked Sendable {
-    private let outcome: Guarantee<Result<Sentinel, any Error>>
+    private let outcome: Guarantee<Swift.Result<Sentinel, any Error>>
 
     init(_ thenable: any PromiseConformance.Thenable) {
-        let (guarantee, settle) = Guarantee<Result<Sentinel, any Error>>.pending()
+        let (guarantee, settle) = Guarantee<Swift.Result<Sentinel, any Error>>.pending()
         outcome = guarantee
         Assimilation.resolve(thenable, settle)
     }
 
-    func pipe(to: @escaping (Result<Sentinel, any Error>) -> Void) { outcome.done(on: nil) { to($0) } }
+    func pipe(to: @escaping (Result<Sentinel>) -> Void) { outcome.done(on: nil) { to(Result($0)) } }
 
-    var result: Result<Sentinel, any Error>? { outcome.value }
+    var result: Result<Sentinel>? { outcome.value.map { Result($0) } }
 }

@@ -135,7 +135,7 @@ func pollUntilDone(
 ) -> (result: Promise<String>, cancel: () -> Void) {
     let (result, seal) = Promise<String>.pending()
     var finished = false  // from the first poll's answer on, read and written on store.background only
-    func finish(_ outcome: Result<String, any Error>) {
+    func finish(_ outcome: Result<String>) {
         guard !finished else { return }
         finished = true
         seal.resolve(outcome)
@@ -143,15 +143,15 @@ func pollUntilDone(
     func poll() {
         guard !finished else { return }  // done, given up or cancelled: no more polls
         store.status(job).done(on: store.background) { status in
-            guard status != "done" else { return finish(.success(status)) }
+            guard status != "done" else { return finish(.fulfilled(status)) }
             store.note("next poll in \(interval) s")
             after(seconds: interval).done(on: store.background) { poll() }  // every poll starts on a fresh stack
-        }.catch(on: store.background) { finish(.failure($0)) }
+        }.catch(on: store.background) { finish(.rejected($0)) }
     }
     poll()
-    after(seconds: limit).done(on: store.background) { finish(.failure(StoreError.timedOut(job))) }
+    after(seconds: limit).done(on: store.background) { finish(.rejected(StoreError.timedOut(job))) }
     let cancel = { () -> Void in  // a disposable: ends the result at once; a wait under way finds nothing to do
-        Guarantee.value(()).done(on: store.background) { finish(.failure(PMKError.cancelled)) }
+        Guarantee.value(()).done(on: store.background) { finish(.rejected(PMKError.cancelled)) }
     }
     return (result, cancel)
 }

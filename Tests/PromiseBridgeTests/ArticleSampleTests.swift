@@ -157,7 +157,7 @@ struct ArticleSampleTests {
 
     @Test func cancellationCrossesAsEachStylesOwn() {
         let cancelled = BFTask<Int>.cancelledTask()
-        guard case .failure(PMKError.cancelled)? = cancelled.asPMKPromise().result else {
+        guard case .rejected(PMKError.cancelled)? = cancelled.asPMKPromise().result else {
             Issue.record("expected PMKError.cancelled")
             return
         }

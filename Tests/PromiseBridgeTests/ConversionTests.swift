@@ -77,7 +77,7 @@ struct ConversionTests {
         struct Code: Error, Equatable { let code: Int }
         let task = BFTask<Int>(error: Code(code: 3))
         switch task.asPMKPromise().result {
-        case .failure(let error as Code)?: #expect(error == Code(code: 3))
+        case .rejected(let error as Code)?: #expect(error == Code(code: 3))
         default: Issue.record("expected Code(3)")
         }
         #expect(task.asFBLPromise().error as? Code == Code(code: 3))

@@ -93,7 +93,7 @@ struct CrossStyleCancellationTests {
         awaiting.cancel()
         await #expect(throws: BFCancelledError.self) { try await awaiting.value }
         await #expect(throws: PMKError.self) { try await pmk.async() }
-        guard case .failure(PMKError.cancelled)? = pmk.result else {
+        guard case .rejected(PMKError.cancelled)? = pmk.result else {
             Issue.record("expected PMKError.cancelled")
             return
         }

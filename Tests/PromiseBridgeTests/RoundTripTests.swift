@@ -76,7 +76,7 @@ struct RoundTripTests {
         // PromiseKitStyle: URLError.cancelled is a cancellation; after a trip through Bolts it is PMKError.cancelled.
         let promise = PromiseKitStyle.Promise<Int>(error: URLError(.cancelled))
         let back = promise.asBFTask().asFBLPromise().asPMKPromise()
-        guard case .failure(PMKError.cancelled)? = back.result else {
+        guard case .rejected(PMKError.cancelled)? = back.result else {
             Issue.record("expected PMKError.cancelled, got \(String(describing: back.result))")
             return
         }

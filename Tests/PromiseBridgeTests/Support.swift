@@ -119,11 +119,11 @@ enum AnyPromise<T> {
         }
     }
 
-    private static func pmkObserved(_ result: Result<T, any Error>) -> Observed<T> {
+    private static func pmkObserved(_ result: Result<T>) -> Observed<T> {
         switch result {
-        case .success(let value): return .value(value)
-        case .failure(PMKError.cancelled): return .cancelled
-        case .failure(let error): return .error(error)
+        case .fulfilled(let value): return .value(value)
+        case .rejected(PMKError.cancelled): return .cancelled
+        case .rejected(let error): return .error(error)
         }
     }
 

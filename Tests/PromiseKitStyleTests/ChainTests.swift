@@ -37,10 +37,10 @@ struct ChainTests {
 
     @Test func resolverForms() async throws {
         let (a, ra) = Promise<Int>.pending()
-        ra.resolve(.success(4))
+        ra.resolve(.fulfilled(4))
         #expect(a.value == 4)
         let (b, rb) = Promise<Int>.pending()
-        rb.resolve(.failure(TestError()))
+        rb.resolve(.rejected(TestError()))
         #expect(b.isRejected)
         let (c, rc) = Promise<Int>.pending()
         rc.resolve(5, nil)
@@ -72,8 +72,8 @@ struct ChainTests {
         let (k, rk) = Promise<Int>.pending()
         rk.reject(TestError(code: 7))
         #expect(k.error as? TestError == TestError(code: 7))
-        #expect(Result<Int, Error>.success(1).isFulfilled)
-        #expect(!Result<Int, Error>.failure(TestError()).isFulfilled)
+        #expect(Result<Int>.fulfilled(1).isFulfilled)
+        #expect(!Result<Int>.rejected(TestError()).isFulfilled)
     }
 
     @Test func thenMapDoneGetTapCompactMap() async throws {
@@ -128,7 +128,7 @@ struct ChainTests {
         await #expect(throws: TestError(code: 5)) {
             try await Promise.value(1).compactMap(on: testQueue) { _ -> Int? in throw TestError(code: 5) }.async()
         }
-        var tapped: Result<Int, Error>?
+        var tapped: Result<Int>?
         await #expect(throws: TestError(code: 6)) {
             try await Promise<Int>(error: TestError(code: 6)).tap(on: testQueue) { tapped = $0 }.async()
         }
@@ -251,14 +251,14 @@ struct ChainTests {
 
 /// A thenable of the caller's own: the chain methods work on anything that conforms.
 final class Deferred<T>: Thenable {
-    private var handlers: [(Result<T, Error>) -> Void] = []
-    private(set) var result: Result<T, Error>?
+    private var handlers: [(Result<T>) -> Void] = []
+    private(set) var result: Result<T>?
 
-    func pipe(to: @escaping (Result<T, Error>) -> Void) {
+    func pipe(to: @escaping (Result<T>) -> Void) {
         if let result { to(result) } else { handlers.append(to) }
     }
 
-    func settle(_ result: Result<T, Error>) {
+    func settle(_ result: Result<T>) {
         self.result = result
         for handler in handlers { handler(result) }
         handlers = []
@@ -270,14 +270,14 @@ struct CustomThenableTests {
     @Test func chainMethodsWorkOnAnyThenable() async throws {
         let deferred = Deferred<Int>()
         let chained = deferred.map(on: nil) { $0 * 2 }.then(on: nil) { Promise.value($0 + 1) }
-        let joined = when(fulfilled: [deferred])
+        let joined: Promise<[Int]> = when(fulfilled: [deferred])
         #expect(deferred.isPending && deferred.value == nil)
-        deferred.settle(.success(4))
+        deferred.settle(.fulfilled(4))
         #expect(deferred.isFulfilled && deferred.value == 4)
         #expect(chained.value == 9)
         #expect(joined.value == [4])
         let failed = Deferred<Int>()
-        failed.settle(.failure(TestError()))
+        failed.settle(.rejected(TestError()))
         #expect(failed.isRejected && failed.error is TestError)
     }
 }

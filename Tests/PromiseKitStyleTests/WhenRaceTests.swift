@@ -8,7 +8,7 @@ import Testing
 struct WhenRaceTests {
     @Test func whenFulfilledArrayKeepsInputOrder() async throws {
         let (slow, resolveSlow) = Promise<Int>.pending()
-        let all = when(fulfilled: [slow, Promise.value(2), Promise.value(3)])
+        let all: Promise<[Int]> = when(fulfilled: [slow, Promise.value(2), Promise.value(3)])
         resolveSlow.fulfill(1)
         #expect(try await all.async() == [1, 2, 3])
     }
@@ -127,8 +127,8 @@ struct WhenRaceTests {
                 Issue.record("expected badInput")
             } catch PMKError.badInput {}
             let results = await when(resolved: [Promise.value(1)].makeIterator(), concurrently: limit).async()
-            guard results.count == 1, case .failure(PMKError.badInput) = results[0] else {
-                Issue.record("expected [.failure(badInput)], got \(results)")
+            guard results.count == 1, case .rejected(PMKError.badInput) = results[0] else {
+                Issue.record("expected [.rejected(badInput)], got \(results)")
                 continue
             }
         }
