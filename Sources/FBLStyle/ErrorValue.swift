@@ -11,12 +11,16 @@ import Foundation
 // Cost. Casting a value to `any Error` costs a conformance lookup in the runtime every time, and `fulfill` is on every
 // promise's path. Whether a value of a given static type can be an error at all is a property of the type, so it is
 // decided once per type and kept in `ErrorTypeCache`; most types (`Int`, `String`, a struct of the app's) cannot, and
-// their fulfilments skip the cast. Only optionals of such types, existentials, classes and error types themselves
-// look at each value.
+// their fulfilments skip the cast, as do optionals of such types. An `Any` is judged by the type of what it holds,
+// through the same cache. Only other existentials, classes and error types themselves cast each value.
 
 /// The error that fulfilling a promise with `value` rejects it with, or `nil` when `value` fulfils it.
 @usableFromInline func fulfilmentError<Value>(of value: Value) -> (any Error)? {
     guard ErrorTypeCache.mayBeError(Value.self) else { return nil }
+    // `Any` may hold anything, but what it holds has a type of its own, which the cache knows as well.
+    if Value.self == Any.self, !ErrorTypeCache.mayBeError(type(of: unsafeBitCast(value, to: Any.self))) {
+        return nil
+    }
     guard let error = value as? any Error else { return nil }
     let errorType = type(of: error)
     if errorType is AnyObject.Type {

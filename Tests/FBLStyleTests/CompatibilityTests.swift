@@ -115,6 +115,9 @@ extension FBLStyleTests {
             let promise = Promise<(any Error)?>.pending()
             promise.fulfill(TestError(code: 8))
             #expect(promise.error as? TestError == TestError(code: 8))
+            let inAny = Promise<Any>.pending()
+            inAny.fulfill(TestError?.some(TestError(code: 10)) as Any)
+            #expect(inAny.error as? TestError == TestError(code: 10))
         }
 
         @Test func nsErrorValueRejects() {
