@@ -1,21 +1,30 @@
 import Dispatch
 
+// The "do" initializers. As in the original, they are generic over the block's result rather than tied to `Value`:
+// that is what makes a block that only throws, `Promise<Int> { throw error }`, compile (its result type is `Void`,
+// and only the value initializer accepts it), and what lets a block return a value or promise of another type that
+// converts to `Value` (`Promise<Any> { 42 }`). When the block's result is `Value` itself, the conversion is the
+// identity; a result that converts neither to `Value` nor to an error is a programming error, as in the original.
+
 extension Promise {
     /// The block type of the "do" initializers: produces the resolution.
     public typealias Do<Result> = () throws -> Result
 
     /// Creates a pending promise fulfilled with the value `work` returns, or rejected with the error it throws.
     ///
-    /// `work` runs asynchronously on `queue`.
+    /// `work` runs asynchronously on `queue`. Its result converts to `Value` as with `as?`; a result that is an
+    /// `Error` rejects the promise, as any fulfilment with an error does. A block that only throws has result `Void`
+    /// and compiles for any `Value`: `Promise<Int> { throw error }` is rejected with `error`.
+    /// - Precondition: The result converts to `Value` or is an `Error`.
     /// - Parameters:
     ///   - queue: The queue to run `work` on.
     ///   - work: A block returning the value of the new promise.
-    public convenience init(on queue: DispatchQueue = .promises, _ work: @escaping Do<Value>) {
+    public convenience init<Output>(on queue: DispatchQueue = .promises, _ work: @escaping Do<Output>) {
         self.init(pending: ())
         nonisolated(unsafe) let work = work
         queue.async(group: promisesGroup) {
             do {
-                self.fulfill(try work())
+                self.resolve(Self.converting(.success(try work())))
             } catch {
                 self.reject(error)
             }
@@ -24,19 +33,40 @@ extension Promise {
 
     /// Creates a pending promise resolved like the promise `work` returns, or rejected with the error it throws.
     ///
-    /// `work` runs asynchronously on `queue`.
+    /// `work` runs asynchronously on `queue`. The value of the promise it returns converts to `Value` as with the
+    /// initializer whose block returns a value.
     /// - Parameters:
     ///   - queue: The queue to run `work` on.
     ///   - work: A block returning a promise whose resolution the new promise takes.
-    public convenience init(on queue: DispatchQueue = .promises, _ work: @escaping Do<Promise<Value>>) {
+    public convenience init<Output>(on queue: DispatchQueue = .promises, _ work: @escaping Do<Promise<Output>>) {
         self.init(pending: ())
         nonisolated(unsafe) let work = work
         queue.async(group: promisesGroup) {
             do {
-                self.resolve(with: try work())
+                let other = try work()
+                if let other = other as? Promise<Value> {
+                    self.resolve(with: other)
+                } else {
+                    other.observe(on: nil) { self.resolve(Self.converting($0)) }
+                }
             } catch {
                 self.reject(error)
             }
+        }
+    }
+
+    /// `resolution` with its value converted to `Value`; a value that does not convert but is an `Error` becomes a
+    /// rejection with it.
+    static func converting<Output>(_ resolution: Result<Output, any Error>) -> Resolution {
+        switch resolution {
+        case .success(let value as Value):
+            return fulfilment(with: value)
+        case .success(let error as any Error):
+            return .failure(error)
+        case .success(let value):
+            preconditionFailure("Cannot convert \(type(of: value)) to \(Value.self)")
+        case .failure(let error):
+            return .failure(error)
         }
     }
 }

@@ -106,7 +106,7 @@ extension Promise {
             case .success(let value):
                 do {
                     try work(value)
-                    promise.fulfill(value)
+                    promise.resolve(.success(value))  // `value` fulfilled `self`, so it is no error
                 } catch {
                     promise.reject(error)
                 }

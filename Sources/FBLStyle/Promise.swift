@@ -1,4 +1,21 @@
-// The core of FBLStyle: Google Promises' mechanism, observers on the promise plus one process-wide dispatch group.
+// The core of FBLStyle: Google Promises' mechanism, in Swift. Two things make it up: the observers registered on each
+// promise, closures that receive its resolution and hand user blocks to their queues; and one process-wide dispatch
+// group, `DispatchGroup.promises`, entered by every pending promise and by every block in flight, which is what
+// `waitForPromises(timeout:)` waits on.
+//
+// Invariants (each holds at every moment another thread can observe):
+// 1. `state` leaves `.pending` once, under `lock`, and never changes again; the value or error is stored with it.
+// 2. A promise created pending holds exactly one entry in the global group until it is resolved or deallocated;
+//    a promise created resolved never enters it.
+// 3. Every user block handed to a queue is inside the global group from the moment it is dispatched until it returns.
+// 4. A resolved promise leaves the group only after the blocks of its observers have entered it, so the group never
+//    looks idle while promise work is on its way.
+// 5. A user block never runs inside the call that registers it, nor inside `fulfill`/`reject`: always later, on its
+//    queue. Only library-internal observers run inline.
+// 6. Observers receive the resolution in the order they were registered, including those registered while the
+//    resolution is being handed out.
+// 7. A fulfilled promise never holds an error value (as `ErrorValue.swift` defines one): a fulfilment with an error
+//    is stored as a rejection with it (`fulfilment(with:)`), as Google's core does.
 //
 // State. A promise is pending, fulfilled or rejected; `state` (with the value or error) is set exactly once
 // under `lock`. A second `fulfill`/`reject` finds it set and changes nothing, so when many threads race to resolve,
@@ -63,8 +80,10 @@ import Dispatch
 /// Every pending promise belongs to the global ``Dispatch/DispatchGroup/promises`` group until it is resolved, and
 /// every chained block belongs to it while it is queued or running; ``waitForPromises(timeout:)`` waits on that group.
 ///
-/// Differences from the original: there is no Objective-C bridge (`asObjCPromise`, `ObjCPromise`, `asMaybe`), and a
-/// promise whose `Value` is itself an `Error` type is fulfilled with such a value rather than rejected.
+/// As in the original, fulfilling a promise with a value that is an `Error` rejects it with that error, and
+/// ``value`` reads a `nil` fulfilment of an optional as `nil`. Differences from the original: there is no Objective-C
+/// bridge (`asObjCPromise`, `ObjCPromise`, `asMaybe`), and `nil` stays `nil` rather than becoming `NSNull` (the module
+/// overview lists every difference).
 public final class Promise<Value>: @unchecked Sendable {
     /// The outcome of a resolved promise.
     @usableFromInline typealias Resolution = Result<Value, any Error>
@@ -151,7 +170,7 @@ public final class Promise<Value>: @unchecked Sendable {
     /// `Promise(try load())` is fulfilled or rejected depending on `load()`.
     @inlinable public convenience init(_ work: @autoclosure () throws -> Value) {
         do {
-            self.init(resolved: .success(try work()))
+            self.init(resolved: Self.fulfilment(with: try work()))
         } catch {
             self.init(resolved: .failure(error))
         }
@@ -160,13 +179,31 @@ public final class Promise<Value>: @unchecked Sendable {
     // MARK: Resolving
 
     /// Fulfills `self` with `value`, unless it is already resolved (then nothing changes).
+    ///
+    /// A `value` that is an `Error` (also inside an `Optional` or an existential such as `Any`) rejects `self` with
+    /// it instead, as in the original.
     @inlinable public func fulfill(_ value: Value) {
-        resolve(.success(value))
+        resolve(Self.fulfilment(with: value))
     }
 
     /// Rejects `self` with `error`, unless it is already resolved (then nothing changes).
     @inlinable public func reject(_ error: any Error) {
         resolve(.failure(error))
+    }
+
+    /// The resolution of fulfilling with `value`: a rejection when `value` is an error (`ErrorValue.swift` says
+    /// which values are), as in the original, whether it comes from `fulfill`, `Promise(error)` without a type
+    /// annotation, a block returning an error, or a completion handler passing an `(any Error)?`.
+    ///
+    /// The most common types are ruled out here, where the optimizer sees `Value` in a client's specialization and
+    /// drops the comparisons: `Void` (a tuple) cannot conform to `Error`, and the original converts the others to
+    /// Objective-C classes that are no errors (`NSNumber`, `NSString`) even when they are made to conform.
+    @inlinable static func fulfilment(with value: Value) -> Resolution {
+        let neverAnError =
+            Value.self == Void.self || Value.self == Bool.self || Value.self == Int.self || Value.self == Double.self
+            || Value.self == String.self
+        if !neverAnError, let error = fulfilmentError(of: value) { return .failure(error) }
+        return .success(value)
     }
 
     /// Sets the resolution once and hands it to every observer.
@@ -343,10 +380,16 @@ public final class Promise<Value>: @unchecked Sendable {
         return false
     }
 
-    /// The value the promise was fulfilled with, or `nil` while pending or when rejected.
+    /// The value the promise was fulfilled with, or `nil` while pending, when rejected, or when the value is an
+    /// optional's `nil`.
+    ///
+    /// As in the original, a `nil` value is flattened: a `Promise<Int?>` fulfilled with `nil` has `value == nil`
+    /// (not `Optional(nil)`), so `if let value = promise.value` takes the `else` branch, the same as while pending.
+    /// Use ``isFulfilled`` to tell a `nil` value from a promise that has none.
     public var value: Value? {
-        if case .success(let value) = currentResolution { return value }
-        return nil
+        guard case .success(let value) = currentResolution else { return nil }
+        if let optional = value as? any AnyOptional, optional.isNilAtAnyDepth { return nil }
+        return value
     }
 
     /// The error the promise was rejected with, or `nil` while pending or when fulfilled.

@@ -9,7 +9,7 @@ extension FBLStyleTests {
         @Test func doFormRunsWorkOnTheQueue() async throws {
             let promise = Promise<Bool>(on: serialQueue) { onSerialQueue() }
             #expect(try await promise.valueAfterWaiting())
-            let failing = Promise<Int>(on: serialQueue) { () throws -> Int in throw TestError(code: 1) }
+            let failing = Promise<Int>(on: serialQueue) { throw TestError(code: 1) }
             #expect(await failing.errorAfterWaiting() as? TestError == TestError(code: 1))
         }
 

@@ -69,7 +69,7 @@ extension FBLStyleTests {
                 concurrentQueue.asyncAfter(deadline: .now() + 0.01) { fulfill(2) }
             }
             #expect(try awaitPromise(later) == 2)
-            let rejectedLater = Promise<Int>(on: concurrentQueue) { () throws -> Int in throw TestError(code: 3) }
+            let rejectedLater = Promise<Int>(on: concurrentQueue) { throw TestError(code: 3) }
             #expect(throws: TestError(code: 3)) { try awaitPromise(rejectedLater) }
         }
 

@@ -1,0 +1,77 @@
+import Foundation
+
+// Which fulfilments reject. Google's core rejects a promise fulfilled with an error object (an `NSError`), and its
+// Swift layer hands every value to that core as an Objective-C object (`value as AnyObject`). On Apple platforms that
+// conversion boxes a Swift error struct or enum in an `NSError`, bridges a `String`, a number or a collection to its
+// own class (`NSString`, `NSNumber`, ...), and leaves an instance of a class as it is. So the original rejects a
+// promise fulfilled with an error value, also inside an `Optional` or an `Any`, unless the value is one of those
+// bridged types (`extension String: Error {}` still fulfils with the string) or an instance of a Swift class that
+// conforms to `Error` without being an `NSError`. `fulfilmentError(of:)` decides the same way, on every platform.
+//
+// Cost. Casting a value to `any Error` costs a conformance lookup in the runtime every time, and `fulfill` is on every
+// promise's path. Whether a value of a given static type can be an error at all is a property of the type, so it is
+// decided once per type and kept in `ErrorTypeCache`; most types (`Int`, `String`, a struct of the app's) cannot, and
+// their fulfilments skip the cast, as do optionals of such types. An `Any` is judged by the type of what it holds,
+// through the same cache. Only other existentials, classes and error types themselves cast each value.
+
+/// The error that fulfilling a promise with `value` rejects it with, or `nil` when `value` fulfils it.
+@usableFromInline func fulfilmentError<Value>(of value: Value) -> (any Error)? {
+    guard ErrorTypeCache.mayBeError(Value.self) else { return nil }
+    // `Any` may hold anything, but what it holds has a type of its own, which the cache knows as well.
+    if Value.self == Any.self, !ErrorTypeCache.mayBeError(type(of: unsafeBitCast(value, to: Any.self))) {
+        return nil
+    }
+    guard let error = value as? any Error else { return nil }
+    let errorType = type(of: error)
+    if errorType is AnyObject.Type {
+        return errorType is NSError.Type ? error : nil
+    }
+    if let bridgeable = error as? any _ObjectiveCBridgeable, !(bridgeable._bridgeToObjectiveC() is NSError) {
+        return nil
+    }
+    return error
+}
+
+/// Remembers, per static type, whether a value of that type can be an error (see the header).
+///
+/// A small table indexed by the type's metadata address; each slot holds an address with the answer in its lowest
+/// bit (metadata is aligned, so that bit is free). A collision just computes the answer again.
+enum ErrorTypeCache {
+    /// Guards `slots`.
+    private static let lock = PromiseLock()
+    /// `slotCount` slots, zero when empty.
+    nonisolated(unsafe) private static let slots: UnsafeMutablePointer<UInt> = {
+        let slots = UnsafeMutablePointer<UInt>.allocate(capacity: slotCount)
+        slots.initialize(repeating: 0, count: slotCount)
+        return slots
+    }()
+    private static let slotCount = 256
+
+    /// Whether a value whose static type is `type` can be an error.
+    static func mayBeError(_ type: Any.Type) -> Bool {
+        let address = UInt(bitPattern: ObjectIdentifier(type))
+        let index = Int(truncatingIfNeeded: (address >> 4) ^ (address >> 12)) & (slotCount - 1)
+        let slot = lock.withLock { slots[index] }
+        if slot & ~1 == address { return slot & 1 != 0 }
+        let answer = computeMayBeError(type)
+        lock.withLock { slots[index] = address | (answer ? 1 : 0) }
+        return answer
+    }
+
+    /// Decides for `type` from its kind and conformances.
+    private static func computeMayBeError(_ type: Any.Type) -> Bool {
+        if let optional = type as? any AnyOptional.Type {
+            return mayBeError(optional.wrappedType)
+        }
+        // A class's instances may be `NSError`s; a type conforming to `Error` is one; an existential may hold one.
+        return type is AnyObject.Type || type is any Error.Type || isExistential(type)
+    }
+
+    /// Whether `type` is an existential (`Any`, `AnyObject`, `any P`, `any P<T>`): the metadata kind, the first word
+    /// of a type's metadata in Swift's stable ABI, is 0x303 for an existential and 0x307 for an extended one.
+    private static func isExistential(_ type: Any.Type) -> Bool {
+        let metadata = UnsafeRawPointer(bitPattern: UInt(bitPattern: ObjectIdentifier(type)))!
+        let kind = metadata.load(as: UInt.self)
+        return kind == 0x303 || kind == 0x307
+    }
+}

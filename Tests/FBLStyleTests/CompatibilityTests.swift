@@ -1,0 +1,192 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import FBLStyle
+
+/// An error type that bridges to an Objective-C class of its own, as `String`, numbers and collections do (Google's
+/// `Promise+StringTests.swift` makes `String` an `Error`): the original converts such a value to that class, here
+/// `NSString`, rather than to an `NSError`, so fulfilling a promise with it fulfils.
+struct BridgedError: Error, Equatable, _ObjectiveCBridgeable {
+    var code: String
+
+    func _bridgeToObjectiveC() -> NSString {
+        NSString(string: code)
+    }
+
+    static func _forceBridgeFromObjectiveC(_ source: NSString, result: inout BridgedError?) {
+        result = BridgedError(code: String(describing: source))
+    }
+
+    static func _conditionallyBridgeFromObjectiveC(_ source: NSString, result: inout BridgedError?) -> Bool {
+        _forceBridgeFromObjectiveC(source, result: &result)
+        return true
+    }
+
+    static func _unconditionallyBridgeFromObjectiveC(_ source: NSString?) -> BridgedError {
+        BridgedError(code: source.map { String(describing: $0) } ?? "")
+    }
+}
+
+/// A completion-handler API that reports only success or failure, as many Objective-C APIs do.
+private func legacyOperation(failing: Bool, completion: @escaping ((any Error)?) -> Void) {
+    nonisolated(unsafe) let completion = completion
+    concurrentQueue.async { completion(failing ? TestError(code: 7) : nil) }
+}
+
+extension FBLStyleTests {
+    /// Drop-in fidelity with Google Promises 2.x: each test pins one behaviour of the original that FBLStyle matches,
+    /// found by running Google's own Swift tests against this module (docs: the DocC overview's "Differences from
+    /// Google Promises").
+    @Suite struct Compatibility {
+        // MARK: Do-blocks are generic over their result
+
+        @Test func doBlockThatOnlyThrowsRejects() async {
+            let promise = Promise<Int>(on: serialQueue) { throw TestError(code: 1) }
+            #expect(await promise.errorAfterWaiting() as? TestError == TestError(code: 1))
+        }
+
+        @Test func doBlockThatOnlyThrowsOnTheDefaultQueueRejects() async {
+            DispatchQueue.promises = serialQueue
+            defer { DispatchQueue.promises = .main }
+            let promise = Promise<Int> { throw TestError(code: 2) }
+            #expect(await promise.errorAfterWaiting() as? TestError == TestError(code: 2))
+        }
+
+        @Test func doBlockResultConvertsToValue() async throws {
+            let promise = Promise<Any>(on: serialQueue) { 42 }
+            #expect(try await promise.valueAfterWaiting() as? Int == 42)
+        }
+
+        @Test func doBlockReturnedPromiseConvertsToValue() async throws {
+            let promise = Promise<Any>(on: serialQueue) { Promise<Int>(on: concurrentQueue) { 43 } }
+            #expect(try await promise.valueAfterWaiting() as? Int == 43)
+        }
+
+        @Test func asyncClosureStillMakesATaskSettledPromise() async throws {
+            let promise = Promise<Int> { () async throws -> Int in
+                await Task.yield()
+                return 44
+            }
+            #expect(promise.pendingOperationTask != nil || !promise.isPending)
+            #expect(try await promise.valueAfterWaiting() == 44)
+        }
+
+        // MARK: A value that is an error rejects
+
+        @Test func fulfillingWithAnErrorRejects() async {
+            let promise = Promise<Any>.pending()
+            promise.fulfill(TestError(code: 3))
+            #expect(promise.isRejected)
+            #expect(promise.value == nil)
+            #expect(promise.error as? TestError == TestError(code: 3))
+        }
+
+        @Test func errorAsAnyObjectRejects() async {
+            let promise = Promise<AnyObject>(on: serialQueue) { TestError(code: 4) as AnyObject }
+            #expect(await promise.errorAfterWaiting() as? TestError == TestError(code: 4))
+        }
+
+        @Test func thenBlockReturningAnErrorRejects() async {
+            let promise = Promise(1).then(on: serialQueue) { _ in TestError(code: 5) }
+            #expect(await promise.errorAfterWaiting() as? TestError == TestError(code: 5))
+        }
+
+        @Test func promiseOfAnErrorWithoutTypeAnnotationRejects() {
+            let promise = Promise(TestError(code: 6))
+            #expect(type(of: promise) == Promise<TestError>.self)
+            #expect(promise.isRejected)
+            #expect(promise.error as? TestError == TestError(code: 6))
+        }
+
+        @Test func wrapOfAnErrorCompletionRejectsOnFailure() async {
+            let promise = wrap(on: serialQueue) { legacyOperation(failing: true, completion: $0) }
+            #expect(await promise.errorAfterWaiting() as? TestError == TestError(code: 7))
+        }
+
+        @Test func wrapOfAnErrorCompletionFulfilsOnSuccess() async throws {
+            let promise = wrap(on: serialQueue) { legacyOperation(failing: false, completion: $0) }
+            _ = try await promise.valueAfterWaiting()
+            #expect(promise.isFulfilled)
+            #expect(promise.value == nil)
+        }
+
+        @Test func optionalHoldingAnErrorRejects() {
+            let promise = Promise<(any Error)?>.pending()
+            promise.fulfill(TestError(code: 8))
+            #expect(promise.error as? TestError == TestError(code: 8))
+            let inAny = Promise<Any>.pending()
+            inAny.fulfill(TestError?.some(TestError(code: 10)) as Any)
+            #expect(inAny.error as? TestError == TestError(code: 10))
+        }
+
+        @Test func nsErrorValueRejects() {
+            let error = NSError(domain: "FBLStyleTests", code: 9)
+            let promise = Promise<NSError>.pending()
+            promise.fulfill(error)
+            #expect(promise.isRejected)
+            #expect(promise.error.map { $0 as AnyObject } === error)
+        }
+
+        @Test func errorClassThatIsNoNSErrorFulfils() {
+            // The original hands a class instance to its Objective-C core as it is, and only an `NSError` rejects.
+            let error = IdentityError()
+            let promise = Promise<IdentityError>.pending()
+            promise.fulfill(error)
+            #expect(promise.isFulfilled)
+            #expect(promise.value === error)
+        }
+
+        @Test func errorTypeBridgedToAnotherClassFulfils() {
+            let promise = Promise<BridgedError>.pending()
+            promise.fulfill(BridgedError(code: "8"))
+            #expect(promise.isFulfilled)
+            #expect(promise.value == BridgedError(code: "8"))
+            let inAny = Promise<Any>.pending()
+            inAny.fulfill(BridgedError(code: "9"))
+            #expect(inAny.value as? BridgedError == BridgedError(code: "9"))
+        }
+
+        @Test func valuesThatAreNoErrorsFulfil() {
+            // One promise per kind of type `fulfilment(with:)` and its per-type cache tell apart.
+            #expect(Promise<Int>(1).value == 1)
+            #expect(Promise<[Int]>([2]).value == [2])
+            #expect(Promise<Int?>(3).value == 3)
+            #expect(Promise<Any>(4).value as? Int == 4)
+            #expect(Promise<TestError?>(nil).isFulfilled)
+            #expect(Promise<(Int, String)>((5, "five")).value?.1 == "five")
+        }
+
+        // MARK: A nil fulfilment reads as a nil value
+
+        @Test func nilFulfilmentOfAnOptionalReadsAsNil() {
+            let promise = Promise<Int?>.pending()
+            promise.fulfill(nil)
+            #expect(promise.isFulfilled)
+            if let value = promise.value {
+                Issue.record("expected no value, got \(String(describing: value))")
+            }
+        }
+
+        @Test func nestedAndErasedNilFulfilmentsReadAsNil() {
+            #expect(Promise<Int??>(.some(nil)).value == nil)
+            #expect(Promise<Any>(Int?.none as Any).value == nil)
+            #expect(Promise<Any?>(nil).value == nil)
+        }
+
+        @Test func wrapOfAVoidCompletionReadsAsNil() async throws {
+            let promise = wrap(on: serialQueue) { (done: @escaping () -> Void) in
+                nonisolated(unsafe) let done = done
+                concurrentQueue.async { done() }
+            }
+            _ = try await promise.valueAfterWaiting()
+            #expect(promise.isFulfilled)
+            #expect(promise.value == nil)
+        }
+
+        @Test func blocksStillReceiveTheNilTheyWereFulfilledWith() async throws {
+            let seen = try await Promise<Int?>(nil).then(on: serialQueue) { value in value == nil }.valueAfterWaiting()
+            #expect(seen)
+        }
+    }
+}
