@@ -138,6 +138,8 @@ struct GuaranteeThenFlatMapTests {
         }
         resolver.fulfill([1, -1])
         #expect(await flattened.async() == [1, -1, 2, -2, 3, -3])
+        let none = Guarantee.value([Int]()).thenFlatMap(on: testQueue) { Promise.value([$0]) }
+        #expect(await none.async() == [])
     }
 
     @Test func closureReturningAGuaranteeStillCompiles() async {
