@@ -175,6 +175,25 @@ extension Guarantee where T: Sequence {
         then(on: on, flags: flags) { when(guarantees: $0.map(transform)) }.map(on: nil) { $0.flatMap { $0 } }
     }
 
+    /// `Guarantee<[T]>` → `T -> Thenable<[U]>` → `Guarantee<[U]>`: PromiseKit's signature, taking any thenable (the
+    /// overload above serves closures that return a guarantee). A guarantee cannot fail, so a rejection of a
+    /// returned promise stops the program, as in PromiseKit.
+    public func thenFlatMap<U: Thenable>(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        _ transform: @escaping (T.Iterator.Element) -> U
+    ) -> Guarantee<[U.T.Iterator.Element]> where U.T: Sequence {
+        then(on: on, flags: flags) { elements in
+            Guarantee<[U.T.Iterator.Element]> { resolve in
+                when(fulfilled: elements.map(transform)).pipe { result in
+                    switch result {
+                    case .fulfilled(let sequences): resolve(sequences.flatMap { $0 })
+                    case .rejected(let error): fatalError("thenFlatMap on a Guarantee: \(error)")
+                    }
+                }
+            }
+        }
+    }
+
     /// `Guarantee<[T]>` → `T -> Bool` → `Guarantee<[T]>`.
     public func filterValues(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
