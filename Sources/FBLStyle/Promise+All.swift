@@ -44,7 +44,9 @@ public func all<A, B>(
     _ promiseA: Promise<A>,
     _ promiseB: Promise<B>
 ) -> Promise<(A, B)> {
-    joinAll([promiseA, promiseB]) { values in (values[0] as! A, values[1] as! B) }
+    joinAll([promiseA, promiseB]) { values in
+        (Promise.valueForBlocks(values[0] as! A), Promise.valueForBlocks(values[1] as! B))
+    }
 }
 
 /// Waits until all three promises are fulfilled.
@@ -63,7 +65,12 @@ public func all<A, B, C>(
     _ promiseB: Promise<B>,
     _ promiseC: Promise<C>
 ) -> Promise<(A, B, C)> {
-    joinAll([promiseA, promiseB, promiseC]) { values in (values[0] as! A, values[1] as! B, values[2] as! C) }
+    joinAll([promiseA, promiseB, promiseC]) { values in
+        (
+            Promise.valueForBlocks(values[0] as! A), Promise.valueForBlocks(values[1] as! B),
+            Promise.valueForBlocks(values[2] as! C)
+        )
+    }
 }
 
 /// Waits until all four promises are fulfilled.
@@ -85,7 +92,10 @@ public func all<A, B, C, D>(
     _ promiseD: Promise<D>
 ) -> Promise<(A, B, C, D)> {
     joinAll([promiseA, promiseB, promiseC, promiseD]) { values in
-        (values[0] as! A, values[1] as! B, values[2] as! C, values[3] as! D)
+        (
+            Promise.valueForBlocks(values[0] as! A), Promise.valueForBlocks(values[1] as! B),
+            Promise.valueForBlocks(values[2] as! C), Promise.valueForBlocks(values[3] as! D)
+        )
     }
 }
 

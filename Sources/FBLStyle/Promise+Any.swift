@@ -108,7 +108,7 @@ public enum Maybe<Value> {
     /// Unboxes an outcome collected by `any`.
     init(_ outcome: Result<Any, any Error>) {
         switch outcome {
-        case .success(let value): self = .value(value as! Value)
+        case .success(let value): self = .value(Promise.valueForBlocks(value as! Value))
         case .failure(let error): self = .error(error)
         }
     }

@@ -35,7 +35,7 @@ public func awaitPromise<Value>(_ promise: Promise<Value>) throws -> Value {
 /// `awaitPromise(_:)` with the main-thread check made explicit (tests cannot run on the main thread).
 func awaitPromise<Value>(_ promise: Promise<Value>, onMainThread: Bool) throws -> Value {
     if onMainThread { throw AwaitPromiseError.calledOnMainThread }
-    if let resolution = promise.currentResolution { return try resolution.get() }
+    if let resolution = promise.currentResolution { return Promise.valueForBlocks(try resolution.get()) }
     let semaphore = DispatchSemaphore(value: 0)
     nonisolated(unsafe) var result: Promise<Value>.Resolution?
     promise.observe(on: nil) { resolution in
@@ -43,5 +43,5 @@ func awaitPromise<Value>(_ promise: Promise<Value>, onMainThread: Bool) throws -
         semaphore.signal()
     }
     semaphore.wait()
-    return try result!.get()
+    return Promise.valueForBlocks(try result!.get())
 }

@@ -29,7 +29,8 @@ extension Promise {
         nonisolated(unsafe) let work = work
         @Sendable func handle(_ resolution: Resolution) {
             switch resolution {
-            case .success(let value):
+            case .success(let stored):
+                let value = Self.valueForBlocks(stored)
                 do {
                     promise.resolve(with: try work(value))
                 } catch {
@@ -66,7 +67,8 @@ extension Promise {
         nonisolated(unsafe) let work = work
         @Sendable func handle(_ resolution: Resolution) {
             switch resolution {
-            case .success(let value):
+            case .success(let stored):
+                let value = Self.valueForBlocks(stored)
                 do {
                     promise.fulfill(try work(value))
                 } catch {
@@ -103,7 +105,8 @@ extension Promise {
         nonisolated(unsafe) let work = work
         @Sendable func handle(_ resolution: Resolution) {
             switch resolution {
-            case .success(let value):
+            case .success(let stored):
+                let value = Self.valueForBlocks(stored)
                 do {
                     try work(value)
                     promise.resolve(.success(value))  // `value` fulfilled `self`, so it is no error

@@ -18,7 +18,7 @@ extension Promise {
     ) -> Promise {
         let promise = Promise(pending: ())
         observe(on: queue) { resolution in
-            if case .success(let value) = resolution, !predicate(value) {
+            if case .success(let value) = resolution, !predicate(Self.valueForBlocks(value)) {
                 promise.reject(PromiseError.validationFailure)
             } else {
                 promise.resolve(resolution)

@@ -81,9 +81,9 @@ import Dispatch
 /// every chained block belongs to it while it is queued or running; ``waitForPromises(timeout:)`` waits on that group.
 ///
 /// As in the original, fulfilling a promise with a value that is an `Error` rejects it with that error, and
-/// ``value`` reads a `nil` fulfilment of an optional as `nil`. Differences from the original: there is no Objective-C
-/// bridge (`asObjCPromise`, `ObjCPromise`, `asMaybe`), and `nil` stays `nil` rather than becoming `NSNull` (the module
-/// overview lists every difference).
+/// ``value`` reads a `nil` fulfilment of an optional as `nil`, while blocks receive it as `NSNull()` where `Value` can
+/// hold one (`BridgedNil.swift`). The difference from the original: there is no Objective-C bridge (`asObjCPromise`,
+/// `ObjCPromise`, `asMaybe`); the module overview lists every difference.
 public final class Promise<Value>: @unchecked Sendable {
     /// The outcome of a resolved promise.
     @usableFromInline typealias Resolution = Result<Value, any Error>

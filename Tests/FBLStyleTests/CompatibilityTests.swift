@@ -188,5 +188,55 @@ extension FBLStyleTests {
             let seen = try await Promise<Int?>(nil).then(on: serialQueue) { value in value == nil }.valueAfterWaiting()
             #expect(seen)
         }
+
+        // MARK: Where the value can hold an object, blocks receive a nil as NSNull
+
+        /// Google's `testPromiseWhenNilBridgesToNSNullInThenChain`: the block of a `then` on a `Promise<Any?>`
+        /// fulfilled with `nil` receives `NSNull()`, and the promise that `then` returns holds it.
+        @Test func thenBlocksReceiveANilAsNSNullWhenTheValueCanHoldOne() async throws {
+            let passedOn = Promise<Any?>(nil).then(on: serialQueue) { value in
+                #expect(value is NSNull)
+            }
+            _ = try await passedOn.valueAfterWaiting()
+            #expect(passedOn.value is NSNull)
+            let mapped = try await Promise<Any?>(nil).then(on: serialQueue) { value in value is NSNull }
+                .valueAfterWaiting()
+            #expect(mapped)
+            let chained = try await Promise<Any>(Int?.none as Any).then(on: serialQueue) { value in
+                Promise<Bool>(value is NSNull)
+            }.valueAfterWaiting()
+            #expect(chained)
+        }
+
+        /// Only the blocks and readers listed in `BridgedNil.swift` convert: a `catch` passes the `nil` on as it is,
+        /// so `value` reads it as `nil` (Google's `testPromiseWrapVoidCompletionFulfillsWithNilValue`).
+        @Test func passThroughWithoutABlockKeepsTheNil() async throws {
+            let caught = Promise<Any?>(nil).catch(on: serialQueue) { _ in }
+            _ = try await caught.valueAfterWaiting()
+            #expect(caught.value == nil)
+        }
+
+        @Test func validateAwaitAllAndAnySeeANilAsNSNull() async throws {
+            let validated = Promise<Any?>(nil).validate(on: serialQueue) { value in value is NSNull }
+            _ = try await validated.valueAfterWaiting()
+            #expect(validated.isFulfilled)
+            #expect(validated.value == nil, "validate passes the stored nil on")
+            let pair = try await all(on: serialQueue, Promise<Any?>(nil), Promise<Int?>(nil)).valueAfterWaiting()
+            #expect(pair.0 is NSNull)
+            #expect(pair.1 == nil)
+            let maybes = try await any(on: serialQueue, [Promise<Any?>(nil)]).valueAfterWaiting()
+            #expect(maybes.first?.value is NSNull)
+            // Settled already, so `awaitPromise` returns without blocking.
+            let awaited = try await Task.detached { try awaitPromise(Promise<Any?>(nil)) is NSNull }.value
+            #expect(awaited)
+        }
+
+        /// A class that is no `NSObject` cannot hold an `NSNull`: its blocks receive the `nil`.
+        @Test func optionalOfAPlainClassKeepsTheNil() async throws {
+            final class Plain {}
+            let seen = try await Promise<Plain?>(nil).then(on: serialQueue) { value in value == nil }
+                .valueAfterWaiting()
+            #expect(seen)
+        }
     }
 }
