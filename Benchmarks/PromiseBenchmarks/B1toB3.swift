@@ -1,5 +1,7 @@
 // B1, B2, B3: a resolved promise, 1, 2 or 3 chained blocks on a serial queue, until the last block runs.
 // Baselines: the same hops with plain `DispatchQueue.async`, and with `async`/`await`.
+// B1 also times PromiseKitStyle the way PromiseKit code ends a chain, `done(on: q) {...}.cauterize()`
+// ("B1 PromiseKitStyle cauterize"): the `done` row alone leaves the returned promise unhandled.
 //
 // Each contender's operation is written once below. It is timed twice: alone ("B2 BoltsStyle": its time and its
 // mallocs) and paired with the baselines ("B2 BoltsStyle paired": the ratios, see `Paired.swift`).
@@ -56,6 +58,16 @@ func hopOperations(hops: Int) -> [(contender: String, operation: Operation)] {
                         blackHole($0)
                         semaphore.signal()
                     }
+                    semaphore.wait()
+                }
+            ),
+            (
+                pkCauterized,
+                {
+                    PromiseKitStyle.Promise.value(1).done(on: queue) {
+                        blackHole($0)
+                        semaphore.signal()
+                    }.cauterize()
                     semaphore.wait()
                 }
             ),

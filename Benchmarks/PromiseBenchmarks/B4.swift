@@ -1,6 +1,8 @@
 // B4: 10,000 pending promises with one chained block each on a concurrent queue, all resolved, until every block ran.
 // Baseline: 10,000 `DispatchQueue.async(group:)` calls on a concurrent queue joined by the group.
 // The styles' blocks leave a group entered before chaining (an enter/leave pair, as `async(group:)` does itself).
+// PromiseKitStyle is also timed ending each chain with `cauterize()`, as PromiseKit code does ("B4 PromiseKitStyle
+// cauterize").
 // Each batch is written once and timed alone ("B4 BoltsStyle") and paired with the baseline ("B4 BoltsStyle paired").
 
 import Benchmark
@@ -56,6 +58,24 @@ func fanOutOperations() -> [(contender: String, operation: Operation)] {
                         blackHole($0)
                         group.leave()
                     }
+                    resolvers.append(resolver)
+                }
+                for resolver in resolvers { resolver.fulfill(1) }
+                group.wait()
+            }
+        ),
+        (
+            pkCauterized,
+            {
+                var resolvers: [PromiseKitStyle.Resolver<Int>] = []
+                resolvers.reserveCapacity(b4Count)
+                for _ in 0..<b4Count {
+                    let (promise, resolver) = PromiseKitStyle.Promise<Int>.pending()
+                    group.enter()
+                    promise.done(on: queue) {
+                        blackHole($0)
+                        group.leave()
+                    }.cauterize()
                     resolvers.append(resolver)
                 }
                 for resolver in resolvers { resolver.fulfill(1) }

@@ -22,6 +22,8 @@ import Dispatch
 let plainGCD = "GCD"
 /// The contender name of the `async`/`await` baseline.
 let asyncAwait = "async/await"
+/// The contender name of PromiseKitStyle ending each chain with `cauterize()` (B1 and B4), as PromiseKit code does.
+let pkCauterized = "PromiseKitStyle cauterize"
 
 /// The custom metric that holds a paired sample's ratio to `baseline`, in thousandths.
 func ratioMetric(to baseline: String) -> BenchmarkMetric {

@@ -9,28 +9,21 @@ extension CatchMixin {
     ///
     /// Under the default policy (`conf.catchPolicy`, `.allErrorsExceptCancellation`) `body` is not called for
     /// cancellation errors (see `Error.isCancelled`); the finalizer still runs.
-    @discardableResult
+    @inlinable @discardableResult
     public func `catch`(
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
         policy: CatchPolicy = conf.catchPolicy, _ body: @escaping (Error) -> Void
     ) -> PMKFinalizer {
-        let finalizer = PMKFinalizer()
+        let finalizer = PMKFinalizer(on: on, flags: flags, policy: policy, body)
         pipe {
-            switch $0 {
-            case .rejected(let error) where policy == .allErrors || !error.isCancelled:
-                on.dispatch(flags: flags) {
-                    body(error)
-                    finalizer.resolve()
-                }
-            case .rejected, .fulfilled:
-                finalizer.resolve()
-            }
+            if case .rejected(let error) = $0 { finalizer.end(error) } else { finalizer.end(nil) }
         }
         return finalizer
     }
 
     /// Continues the chain after a rejection with the thenable `body` returns (or rejects again if it throws).
     /// Cancellation errors pass through untouched under the default policy.
+    @inlinable
     public func recover<U: Thenable>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         policy: CatchPolicy = conf.catchPolicy, _ body: @escaping (Error) throws -> U
@@ -58,7 +51,7 @@ extension CatchMixin {
     }
 
     /// Recovers from every error, cancellation included, with a guarantee: the chain cannot reject any more.
-    @discardableResult
+    @inlinable @discardableResult
     public func recover(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping (Error) -> Guarantee<T>
@@ -78,6 +71,7 @@ extension CatchMixin {
     /// Runs `body` when this resolves either way, then passes the result on.
     ///
     ///     firstly { spinner.start(); return fetch() }.ensure { spinner.stop() }.catch { ... }
+    @inlinable
     public func ensure(
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping () -> Void
     ) -> Promise<T> {
@@ -92,6 +86,7 @@ extension CatchMixin {
     }
 
     /// Runs `body` when this resolves either way and waits for the guarantee it returns before passing the result on.
+    @inlinable
     public func ensureThen(
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping () -> Guarantee<Void>
@@ -107,7 +102,7 @@ extension CatchMixin {
 
     /// Ends the chain, sending any error (cancellation excepted) to `conf.logHandler` as `.cauterized`. Use it
     /// where you know no `catch` is needed.
-    @discardableResult
+    @inlinable @discardableResult
     public func cauterize() -> PMKFinalizer {
         self.catch { conf.logHandler(.cauterized($0)) }
     }
@@ -115,7 +110,7 @@ extension CatchMixin {
 
 extension CatchMixin where T == Void {
     /// Recovers a `Void` chain from every error, cancellation included; the chain cannot reject any more.
-    @discardableResult
+    @inlinable @discardableResult
     public func recover(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (Error) -> Void
     ) -> Guarantee<Void> {
@@ -135,6 +130,7 @@ extension CatchMixin where T == Void {
     }
 
     /// Recovers a `Void` chain unless `body` throws; cancellation passes through under the default policy.
+    @inlinable
     public func recover(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         policy: CatchPolicy = conf.catchPolicy, _ body: @escaping (Error) throws -> Void
@@ -163,17 +159,48 @@ extension CatchMixin where T == Void {
 
 /// The end of a chain, returned by `catch`: `finally` runs after the `catch` handler (or right away if the chain
 /// fulfilled or the error was skipped).
-public final class PMKFinalizer: @unchecked Sendable {
-    let guarantee = Guarantee<Void>(.pending)
+///
+/// The finalizer is itself the box `finally` registers on (one object, not a finalizer holding a guarantee), and it
+/// holds the parts of the `catch` that made it, so the handler `catch` registers captures the finalizer alone and
+/// needs no context of its own: a `catch` allocates this one object.
+public final class PMKFinalizer: PMKBox<Void>, @unchecked Sendable {
+    /// The `catch` handler; dropped once the chain has ended, as PromiseKit's closure is, so that a kept finalizer
+    /// does not keep the handler's captures alive. Written only by `init` and by the one call of `end`.
+    @usableFromInline @exclusivity(unchecked) final var body: ((Error) -> Void)?
+    @usableFromInline final let queue: DispatchQueue?
+    @usableFromInline final let flags: DispatchWorkItemFlags?
+    @usableFromInline final let policy: CatchPolicy
 
-    init() {}
+    @usableFromInline init(
+        on queue: DispatchQueue?, flags: DispatchWorkItemFlags?, policy: CatchPolicy,
+        _ body: @escaping (Error) -> Void
+    ) {
+        self.body = body
+        self.queue = queue
+        self.flags = flags
+        self.policy = policy
+        super.init(report: .none)
+    }
 
-    func resolve() { guarantee.box.seal(()) }
+    /// The chain ended, rejected with `error` or fulfilled (`nil`): calls the handler on its queue unless the chain
+    /// fulfilled or the policy skips `error`, then resolves. Called once, by the handler `catch` registered.
+    @usableFromInline final func end(_ error: Error?) {
+        let body = self.body
+        self.body = nil
+        guard let error, let body, policy == .allErrors || !error.isCancelled else {
+            seal(())
+            return
+        }
+        queue.dispatch(flags: flags) {
+            body(error)
+            self.seal(())
+        }
+    }
 
     /// Runs `body` once the chain has finished, whatever its outcome. Not chainable, unlike `ensure`.
     public func finally(
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping () -> Void
     ) {
-        guarantee.done(on: on, flags: flags) { body() }
+        pipe { _ in on.dispatch(flags: flags) { body() } }
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PromiseKitStyle
+import TestSupport
 import Testing
 
 struct Cancelled: CancellableError {
@@ -55,6 +56,69 @@ struct CatchTests {
             }
         }
         #expect(events.all == ["all", "all", "all"])
+    }
+
+    @Test func catchEndsAChainThroughAGuarantee() async {
+        let events = EventLog()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Promise.value(1)
+                .then(on: testQueue) { Guarantee.value($0 + 1) }
+                .done(on: testQueue) { events.add("done \($0)") }
+                .catch(on: testQueue) { _ in events.add("catch") }
+                .finally(on: testQueue) {
+                    events.add("finally")
+                    continuation.resume()
+                }
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Promise<Int>(error: TestError(code: 4))
+                .then(on: testQueue) { Guarantee.value($0 + 1) }
+                .done(on: testQueue) { events.add("done \($0)") }
+                .catch(on: testQueue) { events.add("catch \(($0 as? TestError)?.code ?? 0)") }
+                .finally(on: testQueue) {
+                    events.add("finally")
+                    continuation.resume()
+                }
+        }
+        #expect(events.all == ["done 2", "finally", "catch 4", "finally"])
+    }
+
+    @Test func inlineCatchRunsBeforeTheRejectionReturns() {
+        var events: [String] = []
+        let (promise, resolver) = Promise<Int>.pending()
+        promise.catch(on: nil, policy: .allErrors) { events.append("catch \(($0 as? TestError)?.code ?? 0)") }
+            .finally(on: nil) { events.append("finally") }
+        events.append("registered")
+        resolver.reject(TestError(code: 6))
+        events.append("rejected")
+        #expect(events == ["registered", "catch 6", "finally", "rejected"])
+    }
+
+    @Test func everyFinallyRunsInOrderBeforeAndAfterTheChainEnds() {
+        var events: [String] = []
+        let (promise, resolver) = Promise<Int>.pending()
+        let finalizer = promise.catch(on: nil) { _ in events.append("catch") }
+        finalizer.finally(on: nil) { events.append("finally 1") }
+        finalizer.finally(on: nil) { events.append("finally 2") }
+        resolver.fulfill(1)
+        finalizer.finally(on: nil) { events.append("finally 3") }
+        #expect(events == ["finally 1", "finally 2", "finally 3"])
+    }
+
+    @Test func aKeptFinalizerReleasesTheCatchHandlerOnceTheChainEnds() {
+        for reject in [false, true] {
+            var freed = 0
+            let (promise, resolver) = Promise<Int>.pending()
+            let finalizer: PMKFinalizer
+            do {
+                let captured = Tracked(id: 1) { freed += 1 }
+                finalizer = promise.catch(on: nil) { _ in withExtendedLifetime(captured) {} }
+            }
+            #expect(freed == 0)
+            if reject { resolver.reject(TestError()) } else { resolver.fulfill(1) }
+            #expect(freed == 1, "reject: \(reject)")
+            withExtendedLifetime(finalizer) {}
+        }
     }
 
     @Test func isCancelled() {

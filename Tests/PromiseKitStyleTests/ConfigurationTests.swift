@@ -6,6 +6,16 @@ import Testing
 
 private let queueKey = DispatchSpecificKey<String>()
 
+/// A serial queue that `currentQueueName()` recognizes by `name`.
+private func namedQueue(_ name: String) -> DispatchQueue {
+    let queue = DispatchQueue(label: name)
+    queue.setSpecific(key: queueKey, value: name)
+    return queue
+}
+
+/// The name of the `namedQueue` the caller runs on, or "?".
+private func currentQueueName() -> String { DispatchQueue.getSpecific(key: queueKey) ?? "?" }
+
 /// Everything that reads or writes the global `conf`, or raises log events (which land in `conf.logHandler`), lives
 /// here: the suite runs serially, and each test restores `conf`.
 @Suite("Global configuration and log events", .serialized)
@@ -47,21 +57,17 @@ struct ConfigurationTests {
     @Test func handlersDefaultToConfQ() async throws {
         let saved = conf
         defer { conf = saved }
-        let mapQueue = DispatchQueue(label: "map")
-        mapQueue.setSpecific(key: queueKey, value: "map")
-        let returnQueue = DispatchQueue(label: "return")
-        returnQueue.setSpecific(key: queueKey, value: "return")
-        conf.Q = (map: mapQueue, return: returnQueue)
+        conf.Q = (map: namedQueue("map"), return: namedQueue("return"))
         let events = EventLog()
         let value = try await Promise.value(1)
             .map { value -> Int in
-                events.add("map on \(DispatchQueue.getSpecific(key: queueKey) ?? "?")")
+                events.add("map on \(currentQueueName())")
                 return value
             }
-            .get { _ in events.add("get on \(DispatchQueue.getSpecific(key: queueKey) ?? "?")") }
+            .get { _ in events.add("get on \(currentQueueName())") }
             .async()
         #expect(value == 1)
-        await Guarantee.value(1).done { _ in events.add("done on \(DispatchQueue.getSpecific(key: queueKey) ?? "?")") }
+        await Guarantee.value(1).done { _ in events.add("done on \(currentQueueName())") }
             .async()
         #expect(events.all == ["map on map", "get on return", "done on return"])
     }
@@ -86,6 +92,89 @@ struct ConfigurationTests {
                 .finally(on: testQueue) { continuation.resume() }
         }
         #expect(events.all == ["caught cancellation"])
+    }
+
+    @Test func catchAndFinallyDefaultsFollowLaterConfWrites() async {
+        let saved = conf
+        defer { conf = saved }
+        let events = EventLog()
+        func catchCancellation() async {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                Promise<Int>(error: PMKError.cancelled)
+                    .catch { _ in events.add("caught cancellation on \(currentQueueName())") }
+                    .finally {
+                        events.add("finally on \(currentQueueName())")
+                        continuation.resume()
+                    }
+            }
+        }
+        conf.Q = (map: nil, return: namedQueue("first"))
+        conf.catchPolicy = .allErrors
+        await catchCancellation()
+        conf.Q = (map: nil, return: namedQueue("second"))
+        conf.catchPolicy = .allErrorsExceptCancellation
+        await catchCancellation()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Promise<Int>(error: TestError(code: 2))
+                .catch { events.add("caught \(($0 as? TestError)?.code ?? 0) on \(currentQueueName())") }
+                .finally(on: nil) { continuation.resume() }
+        }
+        #expect(
+            events.all == [
+                "caught cancellation on first", "finally on first", "finally on second", "caught 2 on second",
+            ])
+    }
+
+    @Test func recoverAndEnsureDefaultsFollowLaterConfWrites() async throws {
+        let saved = conf
+        defer { conf = saved }
+        let events = EventLog()
+        conf.Q = (map: namedQueue("map"), return: namedQueue("return"))
+        conf.catchPolicy = .allErrors
+        let recovered = try await Promise<Int>(error: PMKError.cancelled)
+            .recover { _ -> Promise<Int> in
+                events.add("recover on \(currentQueueName())")
+                return .value(1)
+            }
+            .ensure { events.add("ensure on \(currentQueueName())") }
+            .async()
+        #expect(recovered == 1)
+        conf.catchPolicy = .allErrorsExceptCancellation
+        await #expect(throws: PMKError.self) {
+            try await Promise<Int>(error: PMKError.cancelled)
+                .recover { _ -> Promise<Int> in
+                    events.add("recovered a cancellation")
+                    return .value(2)
+                }
+                .async()
+        }
+        #expect(events.all == ["recover on map", "ensure on return"])
+    }
+
+    @Test(.offThePool) func readsRacingWritesSeeAWholeConfiguration() {
+        let saved = conf
+        defer { conf = saved }
+        let writes = 2_000
+        let mismatches = Locked(0)
+        // Writers publish configurations equal to the saved one (other suites of this process read `conf`
+        // meanwhile); readers check that every read is that configuration. Under the thread sanitizer this is the
+        // test of the publication protocol.
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            for _ in 0..<writes {
+                if worker.isMultiple(of: 2) {
+                    conf = saved
+                    conf.catchPolicy = saved.catchPolicy
+                } else {
+                    let read = conf
+                    if read.Q.return !== saved.Q.return || read.Q.map !== saved.Q.map
+                        || read.catchPolicy != saved.catchPolicy
+                    {
+                        mismatches.withLock { $0 += 1 }
+                    }
+                }
+            }
+        }
+        #expect(mismatches.withLock { $0 } == 0)
     }
 
     @Test func doubleResolutionIsIgnoredAndReported() async {
@@ -144,6 +233,26 @@ struct ConfigurationTests {
                 Promise<Int>(error: PMKError.cancelled).cauterize().finally { continuation.resume() }
             }
             #expect(events.all == ["cauterized 5"])
+        }
+    }
+
+    @Test func cauterizeLogsOnTheReturnQueueThroughTheHandlerInForceWhenTheErrorArrives() async {
+        await recordingEvents { events in
+            conf.Q = (map: nil, return: namedQueue("return"))
+            let (promise, resolver) = Promise<Int>.pending()
+            let finalizer = promise.cauterize()
+            // Installed after `cauterize`, before the rejection: this is the handler that must receive the error.
+            let later = EventLog()
+            conf.logHandler = { event in
+                guard case .cauterized(let error) = event else { return }
+                later.add("cauterized \((error as? TestError)?.code ?? -1) on \(currentQueueName())")
+            }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                finalizer.finally(on: testQueue) { continuation.resume() }
+                resolver.reject(TestError(code: 8))
+            }
+            #expect(later.all == ["cauterized 8 on return"])
+            #expect(events.all.isEmpty)
         }
     }
 
