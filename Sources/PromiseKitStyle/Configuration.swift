@@ -46,8 +46,9 @@ extension PMKConfiguration: @unchecked Sendable {}
 /// read is on the hot path of every chain. Instead of a lock around the configuration, a write publishes a new
 /// immutable snapshot and a read loads the current one. On Linux that load is one atomic acquire, with no lock: a
 /// snapshot, once published, is never freed (each keeps its predecessor alive through `previous`, and the current
-/// one is held by the global), so a reader that loaded a pointer just before a write still reads a live object. A write is rare (configuration is set early in a program's life), so
-/// the chain stays short; it retains the queues and log handlers of earlier configurations. On Apple platforms,
+/// one is held by the global), so a reader that loaded a pointer just before a write still reads a live object. A
+/// write is rare (configuration is set early in a program's life), so the chain stays short; it retains the queues
+/// and log handlers of earlier configurations. On Apple platforms,
 /// where `Synchronization`'s `Atomic` needs macOS 15 / iOS 18, the current snapshot is read under the module's
 /// `os_unfair_lock` barrier (see `Box.swift`) and a replaced one is freed normally.
 @usableFromInline

@@ -1,6 +1,6 @@
 // The simulated server every scenario talks to, with a plain callback API like URLSession's: each call completes
-// later, on the concurrent `network` queue, after a small latency (or at once, if a test's story sets it to 0). Each style wraps it in its own idiom (see the
-// `…Store` files); the wrappers are what the guide's samples call.
+// later, on the concurrent `network` queue, after a small latency (or at once, if a test's story sets it to 0). Each
+// style wraps it in its own idiom (see the `…Store` files); the wrappers are what the guide's samples call.
 //
 // Every call is written to the timeline when it starts (`→`, on the caller's thread) and when it completes (`←`, on a
 // network thread), so a reader sees where the next step of a chain runs compared with the completion before it.
