@@ -39,6 +39,7 @@ public enum Conformance {
     /// Runs `clauses` over the implementation behind `adapter`, one after the other.
     ///
     /// - Parameters:
+    ///   - adapter: the implementation under test.
     ///   - clauses: the clauses to run, ``Clause/all`` by default.
     ///   - timeout: the time limit of each clause.
     ///   - stress: run the race clauses with many more iterations; defaults to `PROMISES_STRESS=1` in the environment.

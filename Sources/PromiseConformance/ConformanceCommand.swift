@@ -82,6 +82,8 @@ public enum ConformanceCommand {
     /// prints the matrix to standard output, and returns the exit status.
     ///
     /// - Parameters:
+    ///   - adapters: the implementations the command can run, each selectable by name.
+    ///   - arguments: the command-line arguments, without the program name.
     ///   - output: where the matrix goes; standard output by default.
     ///   - errorOutput: where progress and usage errors go; standard error by default.
     public static func run(

@@ -60,6 +60,7 @@ public protocol PromiseAdapter: Sendable {
     /// Registers handlers on `promise` and returns the derived promise (A+ 2.2).
     ///
     /// - Parameters:
+    ///   - promise: the promise to register the handlers on.
     ///   - queue: where the handlers must run, a serial or a concurrent queue; `nil` means the implementation's
     ///     default scheduling, which must not need the main queue to be served.
     ///   - onFulfilled: `nil` means "no handler": the derived promise is fulfilled with the same value (A+ 2.2.7.3).

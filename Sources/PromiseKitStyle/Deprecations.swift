@@ -89,7 +89,8 @@ extension Promise {
 #endif
 
 extension Thenable where T: Sequence {
-    /// The old name of ``Thenable/filterValues(on:flags:_:)``: keeps the elements that pass `test`.
+    /// The old name of ``Thenable/filterValues(on:flags:_:)-(_,_,(Self.T.Iterator.Element)->Bool)``: keeps the
+    /// elements that pass `test`.
     @available(*, deprecated, message: "See: `filterValues`")
     public func filter(
         on: DispatchQueue? = conf.Q.map, test: @escaping (T.Iterator.Element) -> Bool

@@ -8,7 +8,7 @@
 ///
 /// Its name shadows `Swift.Result` in every file that imports PromiseKitStyle, as PromiseKit's does: spell the
 /// standard one `Swift.Result<Success, Failure>` there. The two convert both ways (`Result(swiftResult)`,
-/// `Swift.Result(result)`), and ``Resolver/resolve(_:)-(Swift.Result<T,E>)`` takes a `Swift.Result` directly.
+/// `Swift.Result(result)`), and ``Resolver/resolve(_:)-(Result<T,E>)`` takes a `Swift.Result` directly.
 public enum Result<T> {
     /// The promise fulfilled with this value.
     case fulfilled(T)
