@@ -11,15 +11,10 @@ import Foundation
 
 extension Promise {
     /// What a block (or `awaitPromise`, `all`, `any`) receives for a fulfilment with `value`: `NSNull()` for a `nil`
-    /// when `Value` can hold one, as in the original, and `value` itself otherwise.
-    ///
-    /// The common value types are ruled out here, where the optimizer sees `Value` in a client's specialization and
-    /// drops the comparisons.
+    /// when `Value` can hold one, as in the original, and `value` itself otherwise (at no cost for the types of
+    /// ``isNeverErrorOrNull``).
     @inlinable static func valueForBlocks(_ value: Value) -> Value {
-        let holdsNoObject =
-            Value.self == Void.self || Value.self == Bool.self || Value.self == Int.self || Value.self == Double.self
-            || Value.self == String.self
-        if holdsNoObject { return value }
+        if isNeverErrorOrNull { return value }
         return nullStandIn(for: value) ?? value
     }
 }

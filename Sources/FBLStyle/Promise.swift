@@ -194,16 +194,19 @@ public final class Promise<Value>: @unchecked Sendable {
     /// The resolution of fulfilling with `value`: a rejection when `value` is an error (`ErrorValue.swift` says
     /// which values are), as in the original, whether it comes from `fulfill`, `Promise(error)` without a type
     /// annotation, a block returning an error, or a completion handler passing an `(any Error)?`.
-    ///
-    /// The most common types are ruled out here, where the optimizer sees `Value` in a client's specialization and
-    /// drops the comparisons: `Void` (a tuple) cannot conform to `Error`, and the original converts the others to
-    /// Objective-C classes that are no errors (`NSNumber`, `NSString`) even when they are made to conform.
     @inlinable static func fulfilment(with value: Value) -> Resolution {
-        let neverAnError =
-            Value.self == Void.self || Value.self == Bool.self || Value.self == Int.self || Value.self == Double.self
-            || Value.self == String.self
-        if !neverAnError, let error = fulfilmentError(of: value) { return .failure(error) }
+        if !isNeverErrorOrNull, let error = fulfilmentError(of: value) { return .failure(error) }
         return .success(value)
+    }
+
+    /// Whether `Value` is one of the most common types, whose values are never an error and never stand for `nil`:
+    /// `Void` (a tuple) cannot conform to `Error`, and the original converts `Bool`, `Int`, `Double` and `String` to
+    /// Objective-C classes that are no errors and no `NSNull` (`NSNumber`, `NSString`), even when they are made to
+    /// conform. The fulfilment's error check and the `NSNull` of `BridgedNil.swift` skip these types here, where the
+    /// optimizer sees `Value` in a client's specialization and drops the comparisons.
+    @inlinable static var isNeverErrorOrNull: Bool {
+        Value.self == Void.self || Value.self == Bool.self || Value.self == Int.self || Value.self == Double.self
+            || Value.self == String.self
     }
 
     /// Sets the resolution once and hands it to every observer.
