@@ -33,7 +33,7 @@ extension CatchMixin {
             switch $0 {
             case .fulfilled(let value):
                 rp.box.seal(.fulfilled(value))
-            case .rejected(let error) where policy == .allErrors || !error.isCancelled:
+            case .rejected(let error) where policy.handles(error):
                 on.dispatch(flags: flags) {
                     do {
                         let next = try body(error)
@@ -140,7 +140,7 @@ extension CatchMixin where T == Void {
             switch $0 {
             case .fulfilled:
                 rp.box.seal(.fulfilled(()))
-            case .rejected(let error) where policy == .allErrors || !error.isCancelled:
+            case .rejected(let error) where policy.handles(error):
                 on.dispatch(flags: flags) {
                     do {
                         try body(error)
@@ -187,7 +187,7 @@ public final class PMKFinalizer: PMKBox<Void>, @unchecked Sendable {
     @usableFromInline final func end(_ error: Error?) {
         let body = self.body
         self.body = nil
-        guard let error, let body, policy == .allErrors || !error.isCancelled else {
+        guard let error, let body, policy.handles(error) else {
             seal(())
             return
         }

@@ -92,4 +92,9 @@ public enum CatchPolicy: Sendable {
 
     /// Handle every error except those whose `isCancelled` is true (the default).
     case allErrorsExceptCancellation
+
+    /// Whether a handler under this policy is called for `error`.
+    @inlinable func handles(_ error: any Error) -> Bool {
+        self == .allErrors || !error.isCancelled
+    }
 }
