@@ -11,9 +11,14 @@ import Testing
 
 /// The `URLSession` promises and `validate()`, against ``LoopbackHTTPServer`` on 127.0.0.1.
 @Suite("URLSession promises against a loopback server", timeLimit(minutes: 1))
-struct URLSessionTests {
+final class URLSessionTests {
     /// A session of this test's own: cancelling its tasks touches no other test's.
     let session = URLSession(configuration: .ephemeral)
+
+    deinit {
+        // A session keeps itself alive until invalidated; each test's ends with the test.
+        session.invalidateAndCancel()
+    }
 
     @Test func dataTaskFulfilsWithTheBodyAndTheResponse() async throws {
         try await withLoopbackServer(["/hello": .status(200, body: binaryPayload)]) { server in
