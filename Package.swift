@@ -27,6 +27,8 @@ let package = Package(
     products: [
         .library(name: "BoltsStyle", targets: ["BoltsStyle"]),
         .library(name: "PromiseKitStyle", targets: ["PromiseKitStyle"]),
+        // PromiseKit's Foundation extensions (PMKFoundation): URLSession, NotificationCenter and Process promises.
+        .library(name: "PromiseKitStyleFoundation", targets: ["PromiseKitStyleFoundation"]),
         .library(name: "FBLStyle", targets: ["FBLStyle"]),
         .library(name: "PromiseConformance", targets: ["PromiseConformance"]),
         .library(name: "PromiseBridge", targets: ["PromiseBridge"]),
@@ -50,6 +52,7 @@ let package = Package(
             name: "PromiseKitStyle", dependencies: withDarwinStandIns.dependencies,
             swiftSettings: withDarwinStandIns.swiftSettings
         ),
+        .target(name: "PromiseKitStyleFoundation", dependencies: ["PromiseKitStyle"]),
         .target(
             name: "FBLStyle", dependencies: withDarwinStandIns.dependencies,
             swiftSettings: withDarwinStandIns.swiftSettings
@@ -83,6 +86,10 @@ let package = Package(
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "BoltsStyleTests", dependencies: ["BoltsStyle", "TestSupport"]),
         .testTarget(name: "PromiseKitStyleTests", dependencies: ["PromiseKitStyle", "TestSupport"]),
+        .testTarget(
+            name: "PromiseKitStyleFoundationTests",
+            dependencies: ["PromiseKitStyleFoundation", "PromiseKitStyle", "TestSupport"]
+        ),
         .testTarget(name: "FBLStyleTests", dependencies: ["FBLStyle", "TestSupport"]),
         // Deliberately broken promises for the conformance suite's own tests, and the command over two of them.
         .target(

@@ -312,6 +312,14 @@ final class ClauseContext: @unchecked Sendable {
         }
     }
 
+    // MARK: Races
+
+    /// Runs one round of `threads` (``RacingThreads``): `body(party)` on every party at once; fails with "timed out"
+    /// at the deadline.
+    func race(_ threads: RacingThreads, _ what: String, _ body: @escaping @Sendable (_ party: Int) -> Void) throws {
+        guard threads.race(until: deadline, body) else { throw failure("timed out waiting for \(what)") }
+    }
+
     // MARK: Queues
 
     /// A queue the suite can recognise from inside a handler.

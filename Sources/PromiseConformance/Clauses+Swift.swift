@@ -92,26 +92,28 @@ let swiftClauses: [Clause] = [
     },
     Clause(
         "swift.race", "exactly-once settlement under racing threads",
-        "When fulfil and reject race from many threads, the promise settles once, and every handler (registered "
-            + "before, during or after) runs once and sees that one outcome.",
+        "When fulfil and reject race from threads released together at a barrier, the promise settles once, and every "
+            + "handler (registered before, during or after) runs once and sees that one outcome.",
         cases: ["fulfil and reject from racing threads, handlers registered before, during and after"]
     ) { context in
         var observed: [[Recorder<Outcome>]] = []
-        for _ in 0..<context.raceIterations {
-            let pending = context.pending()
-            let before = context.observe(pending.promise)
-            let during = Recorder<Outcome>()
-            DispatchQueue.concurrentPerform(iterations: 5) { index in
-                switch index {
-                case 0, 2: pending.fulfill(Sentinel(index))
-                case 1, 3: pending.reject(SentinelError(index))
-                default:
-                    _ = context.then(
-                        pending.promise, onFulfilled: fulfilling { during.record(.fulfilled($0)) },
-                        onRejected: rejecting { during.record(.rejected($0)) })
+        try RacingThreads.with(parties: 5) { threads in
+            for _ in 0..<context.raceIterations {
+                let pending = context.pending()
+                let before = context.observe(pending.promise)
+                let during = Recorder<Outcome>()
+                try context.race(threads, "the racing resolvers") { party in
+                    switch party {
+                    case 0, 2: pending.fulfill(Sentinel(party))
+                    case 1, 3: pending.reject(SentinelError(party))
+                    default:
+                        _ = context.then(
+                            pending.promise, onFulfilled: fulfilling { during.record(.fulfilled($0)) },
+                            onRejected: rejecting { during.record(.rejected($0)) })
+                    }
                 }
+                observed.append([before, during, context.observe(pending.promise)])
             }
-            observed.append([before, during, context.observe(pending.promise)])
         }
         for recorders in observed {
             for recorder in recorders { try recorder.wait(for: 1, "every handler", in: context) }
@@ -129,7 +131,8 @@ let swiftClauses: [Clause] = [
     },
     Clause(
         "swift.concurrentRegistration", "handlers registered from many threads",
-        "Handlers registered from many threads at once each run once, in registration order per thread.",
+        "Handlers registered from threads released together at a barrier each run once, in registration order per "
+            + "thread.",
         cases: [
             "registered while pending", "registered while the promise is fulfilled",
             "registered on a fulfilled promise",
@@ -138,8 +141,8 @@ let swiftClauses: [Clause] = [
         let threads = 4
         let perThread = context.stress ? 2000 : 100
         let queue = context.markedQueue("registration").queue
-        @Sendable func register(_ promise: ErasedPromise, _ log: Recorder<[Int]>, thread: Int) {
-            for index in 0..<perThread {
+        @Sendable func register(_ promise: ErasedPromise, _ log: Recorder<[Int]>, thread: Int, _ indices: Range<Int>) {
+            for index in indices {
                 _ = context.then(promise, on: queue, onFulfilled: fulfilling { _ in log.record([thread, index]) })
             }
         }
@@ -157,31 +160,44 @@ let swiftClauses: [Clause] = [
                     "thread \(thread)'s handlers ran \(order.count) times in all, not once each in registration order")
             }
         }
-        try context.inCase("registered while pending") {
-            let pending = context.pending()
-            let log = Recorder<[Int]>()
-            DispatchQueue.concurrentPerform(iterations: threads) { register(pending.promise, log, thread: $0) }
-            pending.fulfill(Sentinel(1))
-            try check(log)
-        }
-        try context.inCase("registered while the promise is fulfilled") {
-            let pending = context.pending()
-            let log = Recorder<[Int]>()
-            DispatchQueue.concurrentPerform(iterations: threads + 1) { thread in
-                if thread == threads {
-                    Thread.sleep(forTimeInterval: 0.001)
-                    pending.fulfill(Sentinel(1))
-                } else {
-                    register(pending.promise, log, thread: thread)
+        // The registering threads, and one more that settles the promise in the second case.
+        try RacingThreads.with(parties: threads + 1) { racers in
+            let settler = threads
+            try context.inCase("registered while pending") {
+                let pending = context.pending()
+                let log = Recorder<[Int]>()
+                try context.race(racers, "the registering threads") { thread in
+                    if thread != settler { register(pending.promise, log, thread: thread, 0..<perThread) }
                 }
+                pending.fulfill(Sentinel(1))
+                try check(log)
             }
-            try check(log)
-        }
-        try context.inCase("registered on a fulfilled promise") {
-            let promise = context.adapter.fulfilled(Sentinel(1))
-            let log = Recorder<[Int]>()
-            DispatchQueue.concurrentPerform(iterations: threads) { register(promise, log, thread: $0) }
-            try check(log)
+            try context.inCase("registered while the promise is fulfilled") {
+                // The first half of each thread's handlers is registered while the promise is pending; the second half
+                // races the thread that fulfils it.
+                let pending = context.pending()
+                let log = Recorder<[Int]>()
+                let half = perThread / 2
+                try context.race(racers, "the registering threads") { thread in
+                    if thread != settler { register(pending.promise, log, thread: thread, 0..<half) }
+                }
+                try context.race(racers, "the registering threads and the fulfilling one") { thread in
+                    if thread == settler {
+                        pending.fulfill(Sentinel(1))
+                    } else {
+                        register(pending.promise, log, thread: thread, half..<perThread)
+                    }
+                }
+                try check(log)
+            }
+            try context.inCase("registered on a fulfilled promise") {
+                let promise = context.adapter.fulfilled(Sentinel(1))
+                let log = Recorder<[Int]>()
+                try context.race(racers, "the registering threads") { thread in
+                    if thread != settler { register(promise, log, thread: thread, 0..<perThread) }
+                }
+                try check(log)
+            }
         }
     },
     Clause(

@@ -271,11 +271,14 @@ let thenableClauses: [Clause] = [
         try context.inCase("both called from racing threads") {
             try context.eachAssimilation({
                 ScriptedThenable { resolve, reject in
-                    DispatchQueue.concurrentPerform(iterations: 4) { index in
-                        if index.isMultiple(of: 2) {
-                            resolve(.value(Sentinel(index)))
-                        } else {
-                            reject(SentinelError(index))
+                    // A party that does not finish by the deadline leaves the promise unsettled: the wait below fails.
+                    RacingThreads.with(parties: 4) { threads in
+                        _ = threads.race(until: context.deadline) { party in
+                            if party.isMultiple(of: 2) {
+                                resolve(.value(Sentinel(party)))
+                            } else {
+                                reject(SentinelError(party))
+                            }
                         }
                     }
                 }

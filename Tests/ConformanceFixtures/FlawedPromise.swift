@@ -1,7 +1,7 @@
 // Deliberately broken promises, each wrong in exactly one way, to show that the suite has teeth.
 //
 // `FlawedPromise` is the reference mechanism cut down to what the suite's core clauses need (no thenables, no
-// combinators), with one `Flaw` switched on. None of the flaws is a data race: the racy one loses updates through a
+// combinators), with one `Flaw` switched on. None of the flaws is a data race: the two racy ones lose updates through a
 // check-then-act split across two critical sections, which the thread sanitizer rightly does not flag.
 import Dispatch
 import Foundation
@@ -24,6 +24,9 @@ public enum Flaw: String, CaseIterable, Sendable, Codable {
     case retainCycle
     /// The resolver checks "pending" and settles in two steps, so racing resolvers both settle.
     case racyResolution
+    /// A `then` on a pending promise that meets another `then` in progress puts its handler first, so handlers registered
+    /// from racing threads run out of their threads' order (no handler is lost).
+    case racyRegistration
     /// Dropping an unsettled chain frees it recursively, one stack frame per link: a long chain overflows the stack
     /// and the process dies of SIGSEGV (what `swift.deepChain`'s "an unsettled chain dropped" catches).
     case recursiveRelease
@@ -49,6 +52,8 @@ public final class FlawedPromise: @unchecked Sendable {
     let flaw: Flaw
     private let state = Locked<State>(.pending([]))
     private let cycle = Locked<RetainCycleFlaw?>(nil)
+    /// How many `then`s are in progress (used by ``Flaw/racyRegistration`` only).
+    private let registering = Locked(0)
 
     init(_ flaw: Flaw) {
         self.flaw = flaw
@@ -80,11 +85,7 @@ public final class FlawedPromise: @unchecked Sendable {
     /// The resolver functions handed out by `pending()`.
     func resolve(_ result: Result<Sentinel, any Error>) {
         guard flaw == .racyResolution else { return settle(result) }
-        let wasPending = state.withLock { state in
-            if case .pending = state { return true }
-            return false
-        }
-        guard wasPending else { return }
+        guard pendingCallbacks() != nil else { return }
         // Widens the window between the check and the act. Only resolvers pay for it (settled promises are made
         // settled), so a busy machine, where each yield can cost a time slice, slows the race clause alone.
         sched_yield()
@@ -117,6 +118,7 @@ public final class FlawedPromise: @unchecked Sendable {
     }
 
     private func subscribe(_ callback: Callback) {
+        if flaw == .racyRegistration, registerFirstIfRacing(callback) { return }
         let runNow = state.withLock { state -> Result<Sentinel, any Error>? in
             switch state {
             case .pending(var callbacks):
@@ -135,6 +137,34 @@ public final class FlawedPromise: @unchecked Sendable {
             }
         }
         if let runNow { callback.run(runNow, callback.child) }
+    }
+
+    /// With ``Flaw/racyRegistration``: when another `then` is in progress, puts `callback` first in the pending list and
+    /// returns true; otherwise (or once settled) returns false and the caller registers it as usual.
+    ///
+    /// Only registrations that overlap in time collide, and nothing orders those, so a clause that does not make
+    /// registrations race sees nothing wrong.
+    private func registerFirstIfRacing(_ callback: Callback) -> Bool {
+        let collided = registering.withLock { count in
+            defer { count += 1 }
+            return count > 0
+        }
+        defer { registering.withLock { $0 -= 1 } }
+        sched_yield()  // widens the window in which another registration meets this one, as `resolve` does
+        guard collided else { return false }
+        return state.withLock { state in
+            guard case .pending(let callbacks) = state else { return false }
+            state = .pending([callback] + callbacks)
+            return true
+        }
+    }
+
+    /// The handlers registered so far, or nil once settled.
+    private func pendingCallbacks() -> [Callback]? {
+        state.withLock { state in
+            if case .pending(let callbacks) = state { return callbacks }
+            return nil
+        }
     }
 
     func then(

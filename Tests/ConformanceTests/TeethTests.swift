@@ -23,28 +23,30 @@ import Testing
         .rejectionBecomesFulfilment: ["2.2.1.2", "2.2.7.4", "swift.deepChain"],
         // Nothing it makes is ever freed: the settled promises, and the dropped chain.
         .retainCycle: ["swift.release", "swift.deepChain"],
+        // Racing resolvers both settle: the handler registered before sees two outcomes.
         .racyResolution: ["swift.race"],
+        // Handlers registered from racing threads run out of their threads' order.
+        .racyRegistration: ["swift.concurrentRegistration"],
         // Dropping the 100,000-link unsettled chain overflows the clause's stack: the process dies of SIGSEGV (under the
         // address sanitizer, exits with its stack-overflow report).
         .recursiveRelease: ["swift.deepChain"],
     ]
 
+    /// The flaws that lose handlers: each clause they break waits for a handler that never runs until its time limit,
+    /// which is kept short for those clauses. No load can make a lost handler run, so they fail whatever the limit.
+    static let losesHandlers: Set<Flaw> = [.dropsLateHandlers]
+
+    /// The flaws that only a real race shows.
+    static let racyFlaws: [Flaw] = [.racyResolution, .racyRegistration]
+
+    /// How many times ``racyFlawsFailEveryRun(_:)`` runs each racy flaw: 100 with `PROMISES_STRESS=1`, else 3.
+    static let racyRuns = TestEnvironment.isStress ? 100 : 3
+
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test(arguments: Flaw.allCases)
     func failsExactlyTheClausesItBreaks(_ flaw: Flaw) async throws {
-        // A flaw that drops handlers makes every clause it breaks wait for its whole time limit: keep that short for
-        // those. No load can make a dropped handler run, so they fail whatever the limit; the one clause expected to
-        // pass gets the hang guard like any other.
         let report: ConformanceReport
-        if flaw == .dropsLateHandlers {
-            let adapter = FlawedAdapter(flaw: flaw)
-            let passing = Clause.all.filter { $0.id == "2.3.1" }
-            let short = await Conformance.run(
-                adapter, clauses: Clause.all.filter { $0.id != "2.3.1" }, timeout: .seconds(1))
-            let long = await Conformance.run(adapter, clauses: passing, timeout: TestEnvironment.clauseTimeout)
-            report = ConformanceReport(
-                adapterName: adapter.name, capabilities: adapter.capabilities, results: short.results + long.results)
-        } else if flaw == .recursiveRelease {
+        if flaw == .recursiveRelease {
             // It crashes the process that runs swift.deepChain: each clause runs in a child process of its own, the
             // crash fails that clause with its signal, and the clauses after it still run.
             report = await Conformance.runIsolated(FlawedAdapter(flaw: flaw), timeout: TestEnvironment.clauseTimeout)
@@ -53,15 +55,59 @@ import Testing
             TestEnvironment.expectStackOverflowCrash(message)
             #expect(report.results.count == Clause.all.count)
         } else {
-            report = await Conformance.run(FlawedAdapter(flaw: flaw), timeout: TestEnvironment.clauseTimeout)
+            report = await Self.run(flaw)
         }
+        try Self.expectExactFailures(report, of: flaw)
+    }
+
+    /// The race clauses catch each racy flaw in every run, however busy the machine: their racing threads meet by
+    /// construction (`RacingThreads`), not by luck. `PROMISES_STRESS=1` makes it 100 runs of each flaw; the clauses
+    /// keep their normal size, so that what repeats is the verdict, not a longer race.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test(arguments: racyFlaws)
+    func racyFlawsFailEveryRun(_ flaw: Flaw) async throws {
+        for run in 1...Self.racyRuns {
+            let report = await Self.run(flaw, stress: false)
+            try Self.expectExactFailures(report, of: flaw, "run \(run) of \(Self.racyRuns)")
+        }
+    }
+
+    /// Runs every clause over `FlawedAdapter(flaw:)` in this process. For a flaw that loses handlers, the clauses it
+    /// breaks get a time limit of one second and the others the hang guard, like any clause.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    static func run(_ flaw: Flaw, stress: Bool? = nil) async -> ConformanceReport {
+        let adapter = FlawedAdapter(flaw: flaw)
+        guard losesHandlers.contains(flaw), let broken = expectedFailures[flaw] else {
+            return await Conformance.run(adapter, timeout: TestEnvironment.clauseTimeout, stress: stress)
+        }
+        let short = await Conformance.run(
+            adapter, clauses: Clause.all.filter { broken.contains($0.id) }, timeout: .seconds(1), stress: stress)
+        let long = await Conformance.run(
+            adapter, clauses: Clause.all.filter { !broken.contains($0.id) }, timeout: TestEnvironment.clauseTimeout,
+            stress: stress)
+        let byId = Dictionary(uniqueKeysWithValues: (short.results + long.results).map { ($0.clause.id, $0) })
+        return ConformanceReport(
+            adapterName: adapter.name, capabilities: adapter.capabilities,
+            results: Clause.all.compactMap { byId[$0.id] })
+    }
+
+    /// Checks that `report` fails exactly the clauses `flaw` breaks, passes every other core clause, and, for a flaw
+    /// that loses handlers, fails each of them by timing out.
+    static func expectExactFailures(
+        _ report: ConformanceReport, of flaw: Flaw, _ comment: String = "",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let failed = Set(report.failures.map(\.clause.id))
-        let expected = try #require(Self.expectedFailures[flaw])
-        #expect(failed == expected, "\(report)")
-        #expect(Set(report.passed.map(\.clause.id)) == Self.coreClauses.subtracting(expected))
-        #expect(report.notApplicable.count == Clause.all.count - Self.coreClauses.count)
-        if flaw == .dropsLateHandlers {
-            #expect(report.failures.allSatisfy { $0.status.message?.contains("timed out") == true })
+        let expected = try #require(expectedFailures[flaw], sourceLocation: sourceLocation)
+        #expect(failed == expected, "\(comment)\n\(report)", sourceLocation: sourceLocation)
+        #expect(
+            Set(report.passed.map(\.clause.id)) == coreClauses.subtracting(expected), "\(comment)",
+            sourceLocation: sourceLocation)
+        #expect(report.notApplicable.count == Clause.all.count - coreClauses.count, sourceLocation: sourceLocation)
+        if losesHandlers.contains(flaw) {
+            #expect(
+                report.failures.allSatisfy { $0.status.message?.contains("timed out") == true }, "\(comment)",
+                sourceLocation: sourceLocation)
         }
     }
 
