@@ -82,6 +82,30 @@ final class URLSessionTests {
         }
     }
 
+    /// The public `validate()` checks on `conf.Q.map`, as PromiseKit's does. Nothing serves the main queue in tests, so
+    /// the check runs in a child process that points `conf.Q` at a queue of its own, where no other test sees it.
+    @Test func publicValidatePassesA2xxAndRejectsA404OnConfQ() async {
+        await #expect(processExitsWith: .success) {
+            let queue = DispatchQueue(label: "PromiseKitStyleFoundationTests.confQ")
+            conf.Q = (map: queue, return: queue)
+            let routes: [String: Reply] = [
+                "/created": .status(201, body: Data("made".utf8)), "/missing": .status(404, body: Data("gone".utf8)),
+            ]
+            try await withLoopbackServer(routes) { server in
+                let session = URLSession(configuration: .ephemeral)
+                defer { session.invalidateAndCancel() }
+                let answer = try await session.dataTask(.promise, with: server.url("/created")).validate().async()
+                precondition(answer.data == Data("made".utf8), "the 201's body passed on")
+                do {
+                    _ = try await session.dataTask(.promise, with: server.url("/missing")).validate().async()
+                    preconditionFailure("a 404 passed validate()")
+                } catch PMKHTTPError.badStatusCode(let code, let body, _) {
+                    precondition(code == 404 && body == Data("gone".utf8), "the 404's code and body")
+                }
+            }
+        }
+    }
+
     @Test func connectionRefusedRejectsThroughValidate() async throws {
         let url = URL(string: "http://127.0.0.1:\(try refusingPort())/nobody")!
         // The public validate(): a rejection passes through `map` without a hop to any queue.
