@@ -10,6 +10,17 @@
 // `Duration` and say so with `@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)`; see README.md, "Platforms".
 import PackageDescription
 
+// Trait DarwinStandIns (not a default): builds every `#if canImport(Darwin)` branch of the styles and the tour on
+// Linux, against the C target DarwinStandIns, which declares what those branches use from Apple's SDK exactly as Apple
+// does (`os_unfair_lock`, `pthread_key_create`'s destructor type, `dlsym`'s `RTLD_DEFAULT`) over the C library. CI
+// builds and tests with it: `swift test --traits DarwinStandIns`. What it cannot show is in README.md, "Platforms".
+let darwinStandIns: Set<String> = ["DarwinStandIns"]
+/// What a module with Apple-only branches needs to compile them against the stand-ins when the trait is on.
+let withDarwinStandIns: (dependencies: [Target.Dependency], swiftSettings: [SwiftSetting]) = (
+    [.target(name: "DarwinStandIns", condition: .when(traits: darwinStandIns))],
+    [.define("DARWIN_STANDINS", .when(traits: darwinStandIns))]
+)
+
 let package = Package(
     name: "Promises",
     platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1)],
@@ -26,11 +37,26 @@ let package = Package(
         .executable(name: "promise-conformance", targets: ["promise-conformance"]),
         .executable(name: "promise-tour", targets: ["promise-tour"]),
     ],
+    traits: [
+        .trait(
+            name: "DarwinStandIns",
+            description: "Compile the Apple-only branches on Linux against stand-ins for the Apple APIs they use."
+        )
+    ],
     targets: [
-        .target(name: "BoltsStyle"),
-        .target(name: "PromiseKitStyle"),
+        .target(
+            name: "BoltsStyle", dependencies: withDarwinStandIns.dependencies,
+            swiftSettings: withDarwinStandIns.swiftSettings
+        ),
+        .target(
+            name: "PromiseKitStyle", dependencies: withDarwinStandIns.dependencies,
+            swiftSettings: withDarwinStandIns.swiftSettings
+        ),
         .target(name: "PromiseKitStyleFoundation", dependencies: ["PromiseKitStyle"]),
-        .target(name: "FBLStyle"),
+        .target(
+            name: "FBLStyle", dependencies: withDarwinStandIns.dependencies,
+            swiftSettings: withDarwinStandIns.swiftSettings
+        ),
         .target(name: "PromiseConformance"),
         .target(name: "PromiseBridge", dependencies: ["BoltsStyle", "PromiseKitStyle", "FBLStyle"]),
         // The conformance adapters of the three styles: used by the runner and by ConformanceTests.
@@ -45,7 +71,17 @@ let package = Package(
         // Helpers shared by the test targets (never by the styles).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // The guide's samples and the tour that runs them (docs/guide.md); not a product.
-        .target(name: "PromiseTour", dependencies: ["BoltsStyle", "PromiseKitStyle", "FBLStyle"]),
+        .target(
+            name: "PromiseTour",
+            dependencies: ["BoltsStyle", "PromiseKitStyle", "FBLStyle"] + withDarwinStandIns.dependencies,
+            swiftSettings: withDarwinStandIns.swiftSettings
+        ),
+        // Apple's declarations over the C library, for the trait DarwinStandIns only (see the top of this file).
+        .target(name: "DarwinStandIns"),
+        .testTarget(
+            name: "DarwinStandInsTests", dependencies: withDarwinStandIns.dependencies,
+            swiftSettings: withDarwinStandIns.swiftSettings
+        ),
         .executableTarget(name: "promise-tour", dependencies: ["PromiseTour"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "BoltsStyleTests", dependencies: ["BoltsStyle", "TestSupport"]),

@@ -6,8 +6,9 @@
 // stable address for a stored property, so the lock lives in memory allocated once by `init()` and freed by `deinit`:
 // the task stores a pointer to it, and a task costs two allocations instead of one. `os_unfair_lock` exists since
 // macOS 10.12 / iOS 10, below the package's floor, and needs no `Synchronization` (whose `Mutex` and `Atomic` start at
-// macOS 15 / iOS 18). This branch is compiled only by Apple toolchains; this repository's CI, on Linux, neither builds
-// nor tests it.
+// macOS 15 / iOS 18). On Linux, CI compiles and tests this branch too, with the trait DarwinStandIns, against a
+// stand-in `os_unfair_lock` (Sources/DarwinStandIns: Apple's declarations over a futex, trapping on misuse as Apple's
+// does); what that cannot show is in README.md, "Platforms".
 //
 // Linux (glibc or musl): one atomic word stored inline in the task, so a task is one allocation. Why not
 // `Synchronization.Mutex`? On Linux it is built on priority-inheritance futexes: when the lock is contended the kernel
@@ -22,6 +23,8 @@
 
 #if canImport(Darwin)
     import Darwin
+#elseif DARWIN_STANDINS
+    import DarwinStandIns
 #else
     import Synchronization
 
@@ -32,7 +35,7 @@
     #endif
 #endif
 
-#if canImport(Darwin)
+#if canImport(Darwin) || DARWIN_STANDINS
     /// A lock that donates priority: an `os_unfair_lock` at an address that never changes.
     ///
     /// `@unchecked Sendable`: the lock is meant to be shared, and the pointer is written only by `init` and `deinit`.

@@ -27,8 +27,8 @@
 // - The lock is a `BFLock` (see `BFLock.swift` for why each platform gets its own). On Apple platforms it is an
 //   `os_unfair_lock`, which donates the waiter's priority to the owner, allocated once so that it never moves: a
 //   task is two allocations there. On Linux it is one atomic word stored inline in the object, which the thread
-//   sanitizer understands: a task is one allocation. The Apple branch is not built or tested by this repository's
-//   CI, which runs on Linux.
+//   sanitizer understands: a task is one allocation. CI, on Linux, builds and tests the Apple branch only against a
+//   stand-in `os_unfair_lock` (trait DarwinStandIns; see `BFLock.swift`).
 // - The "array" is `Callbacks`: no callback, one callback stored as is, or a real array from the
 //   second callback on. A waiter adds a callback that signals a semaphore, so nothing else is
 //   allocated unless somebody blocks in `waitUntilCompleted`.

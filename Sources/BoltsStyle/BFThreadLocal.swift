@@ -15,6 +15,10 @@
 
 import Foundation
 
+#if DARWIN_STANDINS
+    import DarwinStandIns  // Apple's declarations for the Darwin branch below (Package.swift, trait DarwinStandIns)
+#endif
+
 /// One closure parked on the trampoline. A struct, because an array of bare closures stores them
 /// "maximally abstracted": appending a closure would allocate a reabstraction thunk around it.
 @usableFromInline
@@ -48,7 +52,7 @@ struct BFThreadLocal {
     @usableFromInline static let key: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { pointer in
-            #if canImport(Darwin)
+            #if canImport(Darwin) || DARWIN_STANDINS
                 let local = pointer.assumingMemoryBound(to: BFThreadLocal.self)
             #else
                 guard let local = pointer?.assumingMemoryBound(to: BFThreadLocal.self) else { return }

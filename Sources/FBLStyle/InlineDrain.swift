@@ -16,12 +16,15 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+#if DARWIN_STANDINS
+    import DarwinStandIns  // Apple's declarations for the Darwin branches below (Package.swift, trait DarwinStandIns)
+#endif
 
 /// The thread-local key holding each thread's `InlineDrain`.
 private let drainKey: pthread_key_t = {
     var key = pthread_key_t()
     let status = pthread_key_create(&key) { pointer in
-        #if canImport(Darwin)
+        #if canImport(Darwin) || DARWIN_STANDINS
             Unmanaged<InlineDrain>.fromOpaque(pointer).release()
         #else
             if let pointer { Unmanaged<InlineDrain>.fromOpaque(pointer).release() }

@@ -5,8 +5,9 @@
 // Apple platforms: `os_unfair_lock`. Its waiters donate their priority to the owner, so a background thread holding a
 // promise's lock is not starved by a user-interactive thread waiting for it. It must keep one address while in use,
 // which a stored property in Swift does not guarantee, so `init()` allocates it once and `deinit` frees it: one
-// allocation more per promise. It is available far below the package's floor and needs no `Synchronization`. Only
-// Apple toolchains compile this branch; CI runs on Linux and has never built or tested it.
+// allocation more per promise. It is available far below the package's floor and needs no `Synchronization`. CI on
+// Linux compiles and tests this branch with the trait DarwinStandIns, against a stand-in `os_unfair_lock`
+// (Sources/DarwinStandIns: Apple's declarations over a futex, trapping on misuse as Apple's does).
 //
 // Linux (glibc or musl): one atomic word stored inline, taken with a compare-and-swap and released with a store.
 // `Synchronization.Mutex` would do, but its lock lives in the (uninstrumented) standard library, so the thread
@@ -18,6 +19,8 @@
 
 #if canImport(Darwin)
     import Darwin
+#elseif DARWIN_STANDINS
+    import DarwinStandIns
 #else
     import Synchronization
 
@@ -28,7 +31,7 @@
     #endif
 #endif
 
-#if canImport(Darwin)
+#if canImport(Darwin) || DARWIN_STANDINS
     /// An `os_unfair_lock` allocated once, so that its address never changes while it is in use.
     ///
     /// `@unchecked Sendable`: sharing it between threads is its purpose; `unfair` is written only by `init` and

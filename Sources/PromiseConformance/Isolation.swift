@@ -89,7 +89,13 @@ extension Conformance {
         } else {
             message = "crashed: the process running \(clause.id) exited with status \(exitCode ?? -1) before reporting"
         }
-        let lastLines = errorOutput.split(separator: "\n").suffix(3).joined(separator: " / ")
+        let lines = errorOutput.split(separator: "\n")
+        // A sanitizer that caught the crash (a stack overflow under the address sanitizer, say) names it on its first
+        // line, above a long stack trace: keep that line too.
+        if let report = lines.first(where: { $0.contains("Sanitizer: ") && $0.contains("ERROR: ") }) {
+            message += "; \(report.drop(while: { $0 != "E" }))"
+        }
+        let lastLines = lines.suffix(3).joined(separator: " / ")
         if !lastLines.isEmpty { message += "; its last error output: \(lastLines)" }
         return ClauseResult(clause: clause, status: status(declared: declared, failure: message), duration: duration)
     }

@@ -1,6 +1,6 @@
 import Dispatch
 
-#if !canImport(Darwin)
+#if !canImport(Darwin) && !DARWIN_STANDINS
     import Synchronization
 #endif
 
@@ -50,7 +50,7 @@ extension PMKConfiguration: @unchecked Sendable {}
 /// write is rare (configuration is set early in a program's life), so the chain stays short; it retains the queues
 /// and log handlers of earlier configurations. On Apple platforms,
 /// where `Synchronization`'s `Atomic` needs macOS 15 / iOS 18, the current snapshot is read under the module's
-/// `os_unfair_lock` barrier (see `Box.swift`) and a replaced one is freed normally.
+/// `os_unfair_lock` barrier (see `Barrier.swift`) and a replaced one is freed normally.
 @usableFromInline
 final class PMKConfigurationSnapshot: Sendable {
     /// The configuration this snapshot publishes.
@@ -63,7 +63,7 @@ final class PMKConfigurationSnapshot: Sendable {
         self.previous = previous
     }
 
-    #if canImport(Darwin)
+    #if canImport(Darwin) || DARWIN_STANDINS
         /// The current snapshot, read under the lock.
         @usableFromInline static var current: PMKConfigurationSnapshot { publishedConfiguration.read { $0 } }
 
@@ -96,8 +96,8 @@ final class PMKConfigurationSnapshot: Sendable {
     #endif
 }
 
-#if canImport(Darwin)
-    // Apple platforms: the module's own barrier, an `os_unfair_lock` there (see `Box.swift`).
+#if canImport(Darwin) || DARWIN_STANDINS
+    // Apple platforms: the module's own barrier, an `os_unfair_lock` there (see `Barrier.swift`).
     private let publishedConfiguration = Barriered(PMKConfigurationSnapshot(PMKConfiguration(), replacing: nil))
 #else
     /// The current snapshot, retained once on behalf of this global.

@@ -17,11 +17,14 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+#if DARWIN_STANDINS
+    import DarwinStandIns  // Apple's declarations for the Darwin branches below (Package.swift, trait DarwinStandIns)
+#endif
 
 /// The thread-local slot holding each thread's trampoline; the destructor releases it when the thread exits.
 @usableFromInline let trampolineKey: pthread_key_t = {
     var key = pthread_key_t()
-    #if canImport(Darwin)
+    #if canImport(Darwin) || DARWIN_STANDINS
         let status = pthread_key_create(&key) { Unmanaged<HandlerTrampoline>.fromOpaque($0).release() }
     #else
         let status = pthread_key_create(&key) { raw in

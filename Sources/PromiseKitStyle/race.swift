@@ -30,6 +30,9 @@ public func race<U: Thenable>(fulfilled thenables: [U]) -> Promise<U.T> {
     guard !thenables.isEmpty else { return Promise(error: PMKError.badInput) }
     let rp = Promise<U.T>(.pending)
     let rejections = Barriered(0)
+    // The count, not the array: a handler holding the array would hold its own input, and an input that never
+    // settles would then never be freed.
+    let total = thenables.count
     for thenable in thenables {
         thenable.pipe {
             switch $0 {
@@ -40,7 +43,7 @@ public func race<U: Thenable>(fulfilled thenables: [U]) -> Promise<U.T> {
                     count += 1
                     return count
                 }
-                if count == thenables.count { rp.box.seal(.rejected(PMKError.noWinner)) }
+                if count == total { rp.box.seal(.rejected(PMKError.noWinner)) }
             }
         }
     }

@@ -3,9 +3,8 @@
 // which one hopped to a queue.
 //
 // Threads are numbered in the order they first appear (`T1`, `T2`, ...; the process's main thread is `main`). The queue
-// is read with libdispatch's `dispatch_queue_get_label(NULL)`, the label of the queue the caller runs on (the Swift
-// overlay does not expose it, so it is looked up once with `dlsym`). Guarded by an `NSLock`, which the thread sanitizer
-// understands.
+// is read with libdispatch's `dispatch_queue_get_label(NULL)` (CurrentQueueName.swift). Guarded by an `NSLock`, which
+// the thread sanitizer understands.
 
 import Dispatch
 import Foundation
@@ -83,34 +82,6 @@ public final class Timeline: @unchecked Sendable {
                 )
             )
         }
-    }
-}
-
-/// `dispatch_queue_get_label(NULL)`, found at run time because the Swift overlay hides it.
-private typealias GetLabel = @convention(c) (OpaquePointer?) -> UnsafePointer<CChar>?
-
-private let getLabel: GetLabel? = {
-    #if canImport(Darwin)
-        let handle = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
-    #else
-        let handle: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
-    #endif
-    guard let symbol = dlsym(handle, "dispatch_queue_get_label") else { return nil }
-    return unsafeBitCast(symbol, to: GetLabel.self)
-}()
-
-/// The label of the queue the caller runs on, with libdispatch's long names shortened.
-func currentQueueName() -> String {
-    guard let getLabel, let raw = getLabel(nil) else { return "?" }
-    let label = String(cString: raw)
-    switch label {
-    case "com.apple.main-thread": return "main queue"
-    case "com.apple.root.default-qos", "com.apple.root.default-qos.overcommit": return "global"
-    case "Swift global concurrent queue": return "Swift pool"
-    case "": return "(no queue)"
-    default:
-        if label.hasPrefix("com.apple.root.") { return "global " + label.dropFirst("com.apple.root.".count) }
-        return label
     }
 }
 

@@ -102,6 +102,7 @@ struct BFExecutorTests {
         #expect(saved.count == 1)
         for work in saved { work() }
         #expect(task.result == 2)
+        saved.removeAll()  // each saved work holds the executor, whose closure holds `saved`: a cycle until now
     }
 
     @Test(.offThePool) func mainThreadExecutorDoesNotRunInlineOffTheMainThread() {

@@ -236,7 +236,11 @@ struct ScenarioTests {
         #expect(run.outcome == "result: done", "\(run.outcome)")
         #expect(measured.get().polls == 10_000)
         // A poll that ran inside the one before would add at least one frame (16 bytes or more) a poll: 160 KB here.
-        #expect(measured.get().deepest < 64 * 1024, "deepest: \(measured.get().deepest) bytes")
+        // Not measurable under the address sanitizer: it moves locals to a fake stack on the heap (to catch uses after
+        // return), so the address of one says nothing about the thread's stack. The run and its polls are still checked.
+        if !TestEnvironment.isAddressSanitized {
+            #expect(measured.get().deepest < 64 * 1024, "deepest: \(measured.get().deepest) bytes")
+        }
     }
 }
 

@@ -170,6 +170,21 @@ struct WhenRaceTests {
         } catch PMKError.badInput {}
     }
 
+    /// The handlers `race(fulfilled:)` adds to its inputs hold how many there are, not the inputs: an input that never
+    /// settles is freed with its last reference. (Holding the array, each held itself through it, forever.) Under the
+    /// process-wide lock, because freeing it pending raises a log event that `ConfigurationTests` must not see.
+    @Test func raceFulfilledKeepsNoInputAlive() async {
+        await ProcessWideTestLock.withLock {
+            weak var input: Promise<Int>?
+            do {
+                let (pending, _) = Promise<Int>.pending()
+                input = pending
+                _ = race(fulfilled: [pending, Promise.value(1)])
+            }
+            #expect(input == nil)
+        }
+    }
+
     @Test func afterResolvesLater() async {
         let start = DispatchTime.now()
         await after(seconds: 0.02).async()

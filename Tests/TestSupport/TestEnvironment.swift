@@ -7,16 +7,27 @@ import Foundation
 /// are too short there. Tests scale their limits with ``limitScale`` instead of asserting anything about time.
 public enum TestEnvironment {
     /// Whether the process runs under the thread sanitizer (`swift test --sanitize=thread`).
-    public static let isThreadSanitized: Bool = {
+    public static let isThreadSanitized = processHasSymbol("__tsan_init")
+
+    /// Whether the process runs under the address sanitizer (`swift test --sanitize=address`).
+    ///
+    /// Tests that measure the stack or expect a crash's signal say what they expect under it instead: its locals live
+    /// on a "fake stack" on the heap (to catch uses after return), and it reports a stack overflow itself and exits
+    /// with status 1 instead of dying of `SIGSEGV`.
+    public static let isAddressSanitized = processHasSymbol("__asan_init")
+
+    /// Whether the process (the executable or a library loaded with it) defines `symbol`: how a sanitizer's runtime is
+    /// found.
+    private static func processHasSymbol(_ symbol: String) -> Bool {
         guard let process = dlopen(nil, RTLD_NOW) else { return false }
-        return dlsym(process, "__tsan_init") != nil
-    }()
+        return dlsym(process, symbol) != nil
+    }
 
     /// `PROMISES_STRESS=1`: long stress variants run.
     public static let isStress = ProcessInfo.processInfo.environment["PROMISES_STRESS"] == "1"
 
-    /// How much longer than in a normal run a wait may take: 10 under the thread sanitizer or in stress mode, else 1.
-    public static let limitScale: Double = isThreadSanitized || isStress ? 10 : 1
+    /// How much longer than in a normal run a wait may take: 10 under either sanitizer or in stress mode, else 1.
+    public static let limitScale: Double = isThreadSanitized || isAddressSanitized || isStress ? 10 : 1
 
     /// The longest a test waits for something that must happen and only takes CPU time to get there (a conformance
     /// clause building 100,000-step chains, FBLStyle's process-wide group emptying): 120 s, times ``limitScale``.

@@ -1,0 +1,112 @@
+// Barrier.swift: PromiseKitStyle's barrier, the lock behind `sync` (a read) and `sync(flags: .barrier)` (a write)
+// that guards every box's state (see Box.swift). What is behind the two calls depends on the platform:
+//
+// - Linux (glibc or musl): a reader-writer lock made of one atomic word stored inline in the box: `n > 0` means n
+//   readers are inside, `-1` a writer; a reader enters by incrementing a non-negative word, a writer by swapping 0 for
+//   -1. Critical sections are a few loads and stores, so waiting spins briefly and then yields the thread. Its atomic
+//   acquire/release pairs are what the thread sanitizer understands (`Synchronization.Mutex`'s futex hand-over it
+//   does not see). It donates no priority; Linux's default scheduler shares the processor by weight rather than
+//   strictly by priority, so a spinning waiter that yields cannot keep the owner from running.
+// - Apple platforms: one `os_unfair_lock` for both calls, so readers take turns instead of overlapping. A waiter
+//   donates its priority to the owner, so a low-priority thread inside the barrier is never starved by a high-priority
+//   one waiting (the failure that retired `OSSpinLock`, which a spinning reader-writer word would repeat). Readers
+//   lose little by taking turns: a read only copies a flag and a value out and never runs a handler, so it holds the
+//   lock for a few loads. `pthread_rwlock_t` would keep readers concurrent but donates no priority. The lock needs a
+//   stable address, so it is allocated once per box (one allocation more per promise), and it needs no
+//   `Synchronization` (macOS 15 / iOS 18). CI on Linux compiles and tests this branch with the trait DarwinStandIns,
+//   against a stand-in `os_unfair_lock` (Sources/DarwinStandIns: Apple's declarations over a futex, trapping on misuse
+//   as Apple's does).
+
+#if canImport(Darwin)
+    import Darwin
+#elseif DARWIN_STANDINS
+    import DarwinStandIns
+#else
+    import Synchronization
+
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Musl)
+        import Musl
+    #endif
+#endif
+
+#if canImport(Darwin) || DARWIN_STANDINS
+    /// The barrier on Apple platforms: one `os_unfair_lock`, taken by reads and writes alike.
+    ///
+    /// `@unchecked Sendable`: sharing it between threads is its purpose; `unfair` is written only by `init` and
+    /// `deinit`.
+    @usableFromInline
+    struct Barrier: ~Copyable, @unchecked Sendable {
+        /// Mirrors `DispatchWorkItemFlags.barrier` so call sites read like Dispatch.
+        @usableFromInline enum Flags { case barrier }
+
+        /// The lock, allocated once: an `os_unfair_lock` must not move while in use.
+        @usableFromInline let unfair: os_unfair_lock_t
+
+        @inlinable init() {
+            unfair = .allocate(capacity: 1)
+            unfair.initialize(to: os_unfair_lock())
+        }
+
+        deinit {
+            unfair.deinitialize(count: 1)
+            unfair.deallocate()
+        }
+
+        /// Runs `read` under the lock (readers take turns here; see the header).
+        @inlinable func sync<V>(_ read: () -> V) -> V {
+            os_unfair_lock_lock(unfair)
+            defer { os_unfair_lock_unlock(unfair) }
+            return read()
+        }
+
+        /// Runs `write` under the lock, alone.
+        @inlinable func sync<V>(flags: Flags, _ write: () -> V) -> V {
+            os_unfair_lock_lock(unfair)
+            defer { os_unfair_lock_unlock(unfair) }
+            return write()
+        }
+    }
+#else
+    /// A reader-writer barrier stored inline: `sync` admits concurrent readers, `sync(flags: .barrier)` one writer.
+    @usableFromInline
+    struct Barrier: ~Copyable {
+        /// Mirrors `DispatchWorkItemFlags.barrier` so call sites read like Dispatch.
+        @usableFromInline enum Flags { case barrier }
+
+        /// `0`: free; `n > 0`: n readers inside; `-1`: one writer inside.
+        @usableFromInline let word = Atomic<Int>(0)
+
+        @inlinable init() {}
+
+        /// Runs `read` alongside other readers, never alongside a writer.
+        @inlinable func sync<V>(_ read: () -> V) -> V {
+            var spins = 0
+            while true {
+                let seen = word.load(ordering: .relaxed)
+                if seen >= 0, word.compareExchange(expected: seen, desired: seen + 1, ordering: .acquiring).exchanged {
+                    break
+                }
+                Barrier.backOff(&spins)
+            }
+            defer { word.wrappingSubtract(1, ordering: .releasing) }
+            return read()
+        }
+
+        /// Runs `write` alone: waits until no reader or writer is inside.
+        @inlinable func sync<V>(flags: Flags, _ write: () -> V) -> V {
+            var spins = 0
+            while !word.compareExchange(expected: 0, desired: -1, ordering: .acquiring).exchanged {
+                Barrier.backOff(&spins)
+            }
+            defer { word.store(0, ordering: .releasing) }
+            return write()
+        }
+
+        @usableFromInline static func backOff(_ spins: inout Int) {
+            spins += 1
+            if spins > 32 { sched_yield() }
+        }
+    }
+#endif
