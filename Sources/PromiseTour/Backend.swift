@@ -178,10 +178,11 @@ final class Backend: @unchecked Sendable {
         "fetch slow": "recover from", "upload file1": "→ upload file3", "upload file2": "→ upload file3",
     ]
 
-    /// `holds`, and in BoltsStyle's scenario 5 the images until the token has aborted their request: Bolts registers
-    /// the token on a request only once the request has started (`BoltsStore.fetch`), and the Cancel tap comes as the
-    /// request starts, so a registering thread held up longer than the latency would otherwise let the answer win and
-    /// the request would never be aborted.
+    /// `holds`, and in scenario 5 of the styles whose cancellation aborts the request (BoltsStyle, async/await) the
+    /// images until their request has been aborted. The Cancel tap comes as the request starts, but what carries it to
+    /// the request comes later on another thread: Bolts registers the token on a request once it has started
+    /// (`BoltsStore.fetch`), and the async variant connects the button to its task once the task exists. A thread held
+    /// up for longer than the latency would otherwise let the answer win, and the request would never be aborted.
     private let runHolds: [String: String]
 
     init(timeline: Timeline, scenario: Int, style: String, story: Story = Story()) {
@@ -189,8 +190,8 @@ final class Backend: @unchecked Sendable {
         self.scenario = scenario
         self.style = style
         self.story = story
-        let boltsCancelling = scenario == 5 && style == TourStyle.bolts.rawValue
-        runHolds = boltsCancelling ? Self.holds.merging(["fetch images": "✕ fetch images aborted"]) { $1 } : Self.holds
+        let aborting = scenario == 5 && [TourStyle.bolts.rawValue, TourStyle.async.rawValue].contains(style)
+        runHolds = aborting ? Self.holds.merging(["fetch images": "✕ fetch images aborted"]) { $1 } : Self.holds
     }
 
     /// Writes `step` to the timeline, with the calling thread and queue, then runs what waited for it: held responses
