@@ -1,21 +1,21 @@
-// The lock of every promise: `lock()`, `unlock()` and `withLock`, built on a different primitive per platform.
-// (Google's FBLPromise guards its state with `@synchronized(self)`, a recursive lock; none is needed here, because no
-// critical section takes the lock again.)
+// PromiseLock.swift: the lock of every promise (`lock()`, `unlock()` and `withLock`), built on a different primitive
+// per platform. (Google's FBLPromise guards its state with `@synchronized(self)`, a recursive lock; none is needed
+// here, because no critical section takes the lock again.)
 //
 // Apple platforms: `os_unfair_lock`. Its waiters donate their priority to the owner, so a background thread holding a
-// promise's lock is not starved by a user-interactive thread waiting for it. It must keep one address while in use,
-// which a stored property in Swift does not guarantee, so `init()` allocates it once and `deinit` frees it: one
-// allocation more per promise. It is available far below the package's floor and needs no `Synchronization`. CI on
-// Linux compiles and tests this branch with the trait DarwinStandIns, against a stand-in `os_unfair_lock`
-// (Sources/DarwinStandIns: Apple's declarations over a futex, trapping on misuse as Apple's does).
+// promise's lock is not starved by a user-interactive thread waiting for it. It must not move while in use, which a
+// stored property in Swift does not guarantee, so `init()` allocates it once and `deinit` frees it: one allocation
+// more per promise. CI on Linux compiles and tests this branch with the trait DarwinStandIns, against a stand-in
+// `os_unfair_lock` (Sources/DarwinStandIns).
 //
 // Linux (glibc or musl): one atomic word stored inline, taken with a compare-and-swap and released with a store.
-// `Synchronization.Mutex` would do, but its lock lives in the (uninstrumented) standard library, so the thread
-// sanitizer cannot see it synchronize and reports every guarded access as a race. This lock is made of atomic
-// operations compiled into this module: acquire on lock, release on unlock, which the sanitizer understands. Critical
-// sections are a few loads and stores, so a contended lock spins briefly and then yields its thread. It donates no
-// priority; Linux's default scheduler shares the processor among runnable threads by weight, not strictly by
-// priority, so the yielding waiter cannot keep the owner off the processor (see `BoltsStyle`'s `BFLock.swift`).
+// Critical sections are a few loads and stores, so a waiter spins `spinLimit` times and then yields the processor on
+// every further try. Why not `Synchronization.Mutex`? On Linux its lock word is changed inside the Synchronization
+// library, which is not built with the thread sanitizer's instrumentation, and a contended unlock hands the lock over
+// inside the kernel (a priority-inheritance futex). The sanitizer sees neither, so it would report every access the
+// lock guards as a race. A lock made of atomic operations compiled into this module acquires on lock and releases on
+// unlock, which the sanitizer understands. It donates no priority; Linux's default scheduler shares the processor by
+// weight rather than strictly by priority, so a spinning waiter that yields cannot keep the owner from running.
 
 #if canImport(Darwin)
     import Darwin
@@ -85,8 +85,12 @@
             if !acquired { lockContended() }
         }
 
+        /// How many times a waiter tries again before it yields the processor on every further try.
+        static let spinLimit = 64
+
+        /// Waits for the lock held by another thread: spins `spinLimit` tries, then yields before each further one.
         @usableFromInline func lockContended() {
-            var attempts = 0
+            var spins = 0
             while true {
                 if !isLocked.load(ordering: .relaxed),
                     isLocked.compareExchange(
@@ -95,8 +99,8 @@
                 {
                     return
                 }
-                attempts += 1
-                if attempts > 64 { sched_yield() }
+                if spins >= Self.spinLimit { sched_yield() }
+                spins += 1
             }
         }
 
