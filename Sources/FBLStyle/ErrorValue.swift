@@ -14,6 +14,26 @@ import Foundation
 // their fulfilments skip the cast, as do optionals of such types. An `Any` is judged by the type of what it holds,
 // through the same cache. Only other existentials, classes and error types themselves cast each value.
 
+extension Promise {
+    /// The resolution of fulfilling with `value`: a rejection when `value` is an error (the header says which
+    /// values are), as in the original, whether it comes from `fulfill`, `Promise(error)` without a type
+    /// annotation, a block returning an error, or a completion handler passing an `(any Error)?`.
+    @inlinable static func fulfilment(with value: Value) -> Resolution {
+        if !isNeverErrorOrNull, let error = fulfilmentError(of: value) { return .failure(error) }
+        return .success(value)
+    }
+
+    /// Whether `Value` is one of the most common types, whose values are never an error and never stand for `nil`:
+    /// `Void` (a tuple) cannot conform to `Error`, and the original converts `Bool`, `Int`, `Double` and `String` to
+    /// Objective-C classes that are no errors and no `NSNull` (`NSNumber`, `NSString`), even when they are made to
+    /// conform. The fulfilment's error check and the `NSNull` of `BridgedNil.swift` skip these types here, where the
+    /// optimizer sees `Value` in a client's specialization and drops the comparisons.
+    @inlinable static var isNeverErrorOrNull: Bool {
+        Value.self == Void.self || Value.self == Bool.self || Value.self == Int.self || Value.self == Double.self
+            || Value.self == String.self
+    }
+}
+
 /// The error that fulfilling a promise with `value` rejects it with, or `nil` when `value` fulfils it.
 @usableFromInline func fulfilmentError<Value>(of value: Value) -> (any Error)? {
     guard ErrorTypeCache.mayBeError(Value.self) else { return nil }

@@ -29,6 +29,18 @@ extension Promise {
         }
     }
 
+    /// The task created by `init(priority:operation:)`, if any and while pending.
+    var pendingOperationTask: Task<Void, Never>? {
+        lock.withLock { operationTask }
+    }
+
+    /// Records the task settling this promise, unless the promise is already resolved.
+    func setOperationTask(_ task: Task<Void, Never>) {
+        lock.withLock {
+            if state == .pending { operationTask = task }
+        }
+    }
+
     /// Creates a pending promise settled by an unstructured `Task` running `operation`.
     ///
     /// The promise is fulfilled with the value `operation` returns, or rejected with the error it throws (the same

@@ -1,9 +1,16 @@
-// The core of FBLStyle: Google Promises' mechanism, in Swift. Two things make it up: the observers registered on each
-// promise, closures that receive its resolution and hand user blocks to their queues; and one process-wide dispatch
-// group, `DispatchGroup.promises`, entered by every pending promise and by every block in flight, which is what
-// `waitForPromises(timeout:)` waits on.
+// Promise.swift: the core of FBLStyle, Google Promises' mechanism in Swift. Read this file first.
 //
-// Invariants (each holds at every moment another thread can observe):
+// THE MECHANISM: observers on each promise, and one process-wide dispatch group. `then`, `catch` and the other
+// operators create the chained promise and register an observer on `self`: a closure that will receive the resolution
+// and hand the user's block to its queue with `queue.async(group: DispatchGroup.promises)`. Library-internal observers
+// (adopting a returned promise, `all`, `race`, `timeout`, `async()`) have no queue and run inline, through the
+// thread's `ObserverTrampoline`. Resolving takes the lock, stores the resolution, swaps the observer list out, unlocks
+// and runs each observer. Until it has run them all, the promise is "draining": an observer registered meanwhile joins
+// the list and runs next, so that none overtakes an earlier one (Google's FBLPromise gets that order by dispatching
+// under its lock; here inline observers run too, so they must run unlocked). Every pending promise and every block in
+// flight is in `DispatchGroup.promises`, which is what `waitForPromises(timeout:)` waits on.
+//
+// INVARIANTS (each holds at every moment another thread can observe):
 // 1. `state` leaves `.pending` once, under `lock`, and never changes again; the value or error is stored with it.
 // 2. A promise created pending holds exactly one entry in the global group until it is resolved or deallocated;
 //    a promise created resolved never enters it.
@@ -17,47 +24,13 @@
 // 7. A fulfilled promise never holds an error value (as `ErrorValue.swift` defines one): a fulfilment with an error
 //    is stored as a rejection with it (`fulfilment(with:)`), as Google's core does.
 //
-// State. A promise is pending, fulfilled or rejected; `state` (with the value or error) is set exactly once
-// under `lock`. A second `fulfill`/`reject` finds it set and changes nothing, so when many threads race to resolve,
-// exactly one wins. The lock is a `PromiseLock` (`PromiseLock.swift` says why): on Apple platforms an
-// `os_unfair_lock`, which donates priority to its owner, allocated once per promise so that it never moves; on Linux
-// one atomic word stored inline in the object, which the thread sanitizer understands. Only the Linux branch is built
-// and tested by this repository's CI.
-//
-// Observers. `then`, `catch`, `always` and friends do not run anything themselves: they create the chained promise
-// and register an observer, a closure that receives the resolution. The first observer is stored in a plain field
-// (no array for the common case of one chained block); only further observers go into `moreObservers`. Resolution
-// swaps the observers out under the lock and runs them after unlocking, in registration order. Registering on a
-// promise that is already resolved hands the observer its resolution at once, except while the resolving thread is
-// still handing out resolutions ("draining"): then the observer joins the list and is handed its resolution next,
-// so that no block reaches a queue ahead of one registered before it. (Google's FBLPromise gets the same order by
-// dispatching the blocks while it holds its lock; here inline observers run too, so they must run unlocked.)
-//
-// Allocation. Handing a block to its queue costs what `queue.async` costs; the observer path adds as little as it can.
-// When a promise resolves, a queued first observer stays in its field and the block dispatched for it captures only
-// the promise (`runFirstObserver`), so it needs no allocation beyond the block itself; `then` on a promise that is
-// already resolved skips the observer and dispatches its block directly.
-//
-// The global group. Every promise created pending enters the process-wide `DispatchGroup.promises` in its
-// initializer and leaves it when it is resolved. An observer for a user block hands that block to its queue with
-// `queue.async(group: DispatchGroup.promises)`, which enters the group until the block returns. Observers are
-// dispatched before the resolved promise leaves, so the group's count never drops to zero while work is still on its
-// way: it counts pending promises and blocks in flight, and `waitForPromises(timeout:)` waits for it to drain.
-// Consequences: a promise that is never resolved keeps the group entered, so `waitForPromises` returns `false` while
-// it is alive; a pending promise that is deallocated leaves the group in `deinit` so that it blocks no later wait.
-//
-// Queue hops. User blocks always run asynchronously on their queue, never inside the call that registers them and
-// never inside `fulfill`/`reject`. Library-internal observers that only move a resolution from one promise to another
-// (adopting a promise returned from a block, `all`, `any`, `race`, `timeout`, `delay`, `async()`) run inline on the
-// resolving thread. To keep long chains of such hand-overs from nesting on the stack, inline observers run through a
-// per-thread drain loop (`InlineDrain`), which also releases the observers of a deallocated pending promise
-// iteratively, so that dropping a chain of a million pending promises does not recurse a million `deinit`s deep.
-//
-// Concurrency. As in the original, user closures are plain `@escaping`, not `@Sendable`, and values are
-// unconstrained, so closures and values written for Google Promises need not be `Sendable` in Swift 6 mode. `Promise`
-// is `@unchecked Sendable`: all mutable state is guarded by `lock`, and closures move to their queue through
-// `nonisolated(unsafe)` locals. Whether a user closure may touch state from the queue it runs on stays the caller's
-// responsibility, exactly as with the original.
+// The lock is a `PromiseLock` (PromiseLock.swift says which primitive on which platform, and why). The observer list
+// stores one observer without an array, and the first queued observer reaches its block through the promise itself,
+// without a context to allocate (`handedOff`, ObserverList.swift). A pending promise that is deallocated leaves the
+// group and lets go of its observers through the trampoline, so that dropping a long pending chain does not recurse
+// through its `deinit`s. As in the original, blocks are plain `@escaping` closures and values need not be `Sendable`:
+// `Promise` is `@unchecked Sendable`, its mutable state guarded by `lock`, and closures move to their queue through
+// `nonisolated(unsafe)` locals.
 
 import Dispatch
 
@@ -88,17 +61,7 @@ public final class Promise<Value>: @unchecked Sendable {
     /// The outcome of a resolved promise.
     @usableFromInline typealias Resolution = Result<Value, any Error>
 
-    /// A registered observer. `queue == nil` marks a library-internal observer that runs inline.
-    @usableFromInline struct Observer {
-        @usableFromInline let queue: DispatchQueue?
-        @usableFromInline let body: (Resolution) -> Void
-
-        @inlinable init(queue: DispatchQueue?, body: @escaping (Resolution) -> Void) {
-            self.queue = queue
-            self.body = body
-        }
-    }
-
+    /// Guards every field below (PromiseLock.swift).
     @usableFromInline let lock = PromiseLock()
     /// Pending, fulfilled or rejected; set once. Stored apart from the value and error (rather than as one
     /// `Result?`) so that `deinit`, which runs unspecialized, can test it without looking up generic metadata.
@@ -107,16 +70,13 @@ public final class Promise<Value>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var fulfilledValue: Value?
     /// The error, once rejected.
     @usableFromInline @exclusivity(unchecked) var rejectionError: (any Error)?
-    /// The first observer's queue, stored without an array (see `observer`).
-    @usableFromInline @exclusivity(unchecked) var firstObserverQueue: DispatchQueue?
-    /// The first observer's body. Queue and body are stored as two plain fields rather than one `Observer?`, so that
-    /// the unspecialized `deinit` destroys them without looking up generic metadata.
-    @usableFromInline @exclusivity(unchecked) var firstObserverBody: ((Resolution) -> Void)?
-    /// Observers beyond the first, in registration order.
-    @usableFromInline @exclusivity(unchecked) var moreObservers: [Observer]?
-    /// Whether the resolving thread is still handing observers their resolution; observers registered meanwhile join
-    /// `moreObservers` and are handed theirs next, so that none overtakes an earlier one (Promises/A+ 2.2.6).
+    /// The observers waiting for the resolution, in registration order.
+    @usableFromInline @exclusivity(unchecked) var observers = ObserverList()
+    /// Whether the resolving thread is still handing out the resolution; observers registered meanwhile join
+    /// `observers` and are handed theirs next, so that none overtakes an earlier one (Promises/A+ 2.2.6).
     @usableFromInline @exclusivity(unchecked) var draining = false
+    /// The body of the first queued observer, from the resolution until its block runs (ObserverList.swift).
+    @usableFromInline @exclusivity(unchecked) var handedOff: ((Resolution) -> Void)?
     /// The task settling a promise made by `init(priority:operation:)`, so that `async()` can forward cancellation.
     @usableFromInline @exclusivity(unchecked) var operationTask: Task<Void, Never>?
 
@@ -135,13 +95,10 @@ public final class Promise<Value>: @unchecked Sendable {
         guard state == .pending else { return }
         // A pending promise nobody can resolve any more: leave the group so that it does not block later waits.
         promisesGroup.leave()
-        // Its observers hold the promises chained on it; release them without recursing through the whole chain.
-        // (`take()` moves them out, so that the drain holds their last reference.)
-        if firstObserverBody != nil {
-            InlineDrain.current.release(firstObserverBody.take() as Any)
-        }
-        if moreObservers != nil {
-            InlineDrain.current.release(moreObservers.take() as Any)
+        // Its observers hold the promises chained on it; let go of them without recursing through the whole chain.
+        // (`take()` moves them out, so that the trampoline holds their last reference.)
+        if !observers.isEmpty {
+            ObserverTrampoline.current.release(observers.take())
         }
     }
 
@@ -191,78 +148,30 @@ public final class Promise<Value>: @unchecked Sendable {
         resolve(.failure(error))
     }
 
-    /// The resolution of fulfilling with `value`: a rejection when `value` is an error (`ErrorValue.swift` says
-    /// which values are), as in the original, whether it comes from `fulfill`, `Promise(error)` without a type
-    /// annotation, a block returning an error, or a completion handler passing an `(any Error)?`.
-    @inlinable static func fulfilment(with value: Value) -> Resolution {
-        if !isNeverErrorOrNull, let error = fulfilmentError(of: value) { return .failure(error) }
-        return .success(value)
-    }
-
-    /// Whether `Value` is one of the most common types, whose values are never an error and never stand for `nil`:
-    /// `Void` (a tuple) cannot conform to `Error`, and the original converts `Bool`, `Int`, `Double` and `String` to
-    /// Objective-C classes that are no errors and no `NSNull` (`NSNumber`, `NSString`), even when they are made to
-    /// conform. The fulfilment's error check and the `NSNull` of `BridgedNil.swift` skip these types here, where the
-    /// optimizer sees `Value` in a client's specialization and drops the comparisons.
-    @inlinable static var isNeverErrorOrNull: Bool {
-        Value.self == Void.self || Value.self == Bool.self || Value.self == Int.self || Value.self == Double.self
-            || Value.self == String.self
-    }
-
-    /// Sets the resolution once and hands it to every observer.
-    @inlinable func resolve(_ newResolution: Resolution) {
-        var first: Observer?
-        var rest: [Observer]?
-        var drains = false
-        let won = lock.withLock { () -> Bool in
-            guard self.state == .pending else { return false }
-            self.store(newResolution)
-            first = self.observer
-            if first?.queue == nil { self.observer = nil }  // a queued first observer stays for `runFirstObserver`
-            rest = self.moreObservers
-            self.moreObservers = nil
-            self.operationTask = nil
-            self.draining = first != nil || rest != nil
-            drains = self.draining
-            return true
-        }
-        guard won else { return }
-        if let first {
-            if let queue = first.queue {
-                // The block captures only `self`, so handing it over costs no allocation beyond the block itself.
-                queue.async(group: promisesGroup) { self.runFirstObserver() }
-            } else {
-                Self.notify(first, of: newResolution)
-            }
-        }
-        // Hand out the rest, then whatever was registered meanwhile, until the list stays empty.
-        var batch = rest
-        while drains {
-            for observer in batch ?? [] {
-                Self.notify(observer, of: newResolution)
-            }
-            batch = lock.withLock {
-                let added = self.moreObservers
-                self.moreObservers = nil
-                self.draining = added != nil
-                return added
-            }
-            drains = batch != nil
+    /// Sets the resolution once: lock, store it and swap the observers out, unlock, run each; then run those
+    /// registered meanwhile, until none is left.
+    @inlinable func resolve(_ resolution: Resolution) {
+        lock.lock()
+        guard state == .pending else { return lock.unlock() }
+        store(resolution)
+        operationTask = nil
+        var batch = observers.take()
+        draining = !batch.isEmpty
+        lock.unlock()
+        // Run each (the first through the hand-off), then those registered meanwhile, until none is left.
+        if let first = batch.removeFirst() {
+            notifyFirst(first, of: resolution)
+            repeat {
+                batch.notifyEach(of: resolution)
+                batch = lock.withLock {
+                    let registered = observers.take()
+                    draining = !registered.isEmpty
+                    return registered
+                }
+            } while !batch.isEmpty
         }
         // Leave only after the observers' blocks have entered the group, so that the group never looks idle early.
         promisesGroup.leave()
-    }
-
-    /// The first observer, kept in `firstObserverQueue` and `firstObserverBody` (under the lock).
-    @inlinable var observer: Observer? {
-        get {
-            guard let body = firstObserverBody else { return nil }
-            return Observer(queue: firstObserverQueue, body: body)
-        }
-        set {
-            firstObserverQueue = newValue?.queue
-            firstObserverBody = newValue?.body
-        }
     }
 
     /// Records `resolution` in the stored properties (under the lock, or in an initializer).
@@ -286,13 +195,6 @@ public final class Promise<Value>: @unchecked Sendable {
         }
     }
 
-    /// Runs the queued first observer on its queue. After resolution nothing else touches `observer`.
-    @inlinable func runFirstObserver() {
-        let observer = self.observer!
-        self.observer = nil
-        observer.body(self.storedResolution!)
-    }
-
     /// Adopts the eventual resolution of `other` (used when a block returns a promise); a promise told to adopt
     /// itself is rejected with ``PromiseCycleError`` instead of waiting for itself forever.
     @inlinable func resolve(with other: Promise<Value>) {
@@ -307,108 +209,40 @@ public final class Promise<Value>: @unchecked Sendable {
 
     // MARK: Observing
 
-    /// Registers `body` to receive the resolution: on `queue` via `async(group:)`, or inline when `queue` is nil.
+    /// Registers `body` to receive the resolution: on `queue` via `async(group:)`, or inline when `queue` is nil. On a
+    /// resolved promise it runs at once, unless the resolving thread is still draining (then it joins the list).
     @inlinable func observe(on queue: DispatchQueue?, _ body: @escaping (Resolution) -> Void) {
         let resolved: Resolution? = lock.withLock {
-            if let resolution = self.storedResolution {
-                guard self.draining else { return resolution }
-                self.moreObservers = (self.moreObservers ?? []) + [Observer(queue: queue, body: body)]
+            guard state != .pending, !draining else {
+                observers.append(Observer(queue: queue, body: body))
                 return nil
             }
-            let observer = Observer(queue: queue, body: body)
-            if self.observer == nil {
-                self.observer = observer
-            } else if self.moreObservers == nil {
-                self.moreObservers = [observer]
-            } else {
-                self.moreObservers!.append(observer)
-            }
-            return nil
+            return storedResolution
         }
         if let resolved {
             Self.notify(Observer(queue: queue, body: body), of: resolved)
         }
     }
 
-    /// Runs one observer: dispatches it to its queue inside the global group, or runs it inline through the drain.
+    /// Runs one observer: dispatches it to its queue inside the global group, or runs it inline on the trampoline.
     @inlinable static func notify(_ observer: Observer, of resolution: Resolution) {
         nonisolated(unsafe) let body = observer.body
         nonisolated(unsafe) let resolution = resolution
         if let queue = observer.queue {
             queue.async(group: promisesGroup) { body(resolution) }
         } else {
-            InlineDrain.current.run { body(resolution) }
-        }
-    }
-
-    // MARK: State
-
-    /// The task created by `init(priority:operation:)`, if any and while pending.
-    var pendingOperationTask: Task<Void, Never>? {
-        lock.withLock { self.operationTask }
-    }
-
-    /// Records the task settling this promise, unless the promise is already resolved.
-    func setOperationTask(_ task: Task<Void, Never>) {
-        lock.withLock {
-            if self.state == .pending { self.operationTask = task }
+            ObserverTrampoline.current.run { body(resolution) }
         }
     }
 
     /// The resolution, or `nil` while pending.
     @inlinable var currentResolution: Resolution? {
-        lock.withLock { self.storedResolution }
+        lock.withLock { storedResolution }
     }
 
     /// The resolution, or `nil` while pending or while the resolving thread is still handing observers theirs: a
     /// block dispatched straight to its queue must not overtake blocks registered before it.
     @inlinable var readyResolution: Resolution? {
-        lock.withLock { self.draining ? nil : self.storedResolution }
-    }
-
-    /// Whether the promise is still pending.
-    public var isPending: Bool {
-        currentResolution == nil
-    }
-
-    /// Whether the promise is fulfilled.
-    public var isFulfilled: Bool {
-        if case .success = currentResolution { return true }
-        return false
-    }
-
-    /// Whether the promise is rejected.
-    public var isRejected: Bool {
-        if case .failure = currentResolution { return true }
-        return false
-    }
-
-    /// The value the promise was fulfilled with, or `nil` while pending, when rejected, or when the value is an
-    /// optional's `nil`.
-    ///
-    /// As in the original, a `nil` value is flattened: a `Promise<Int?>` fulfilled with `nil` has `value == nil`
-    /// (not `Optional(nil)`), so `if let value = promise.value` takes the `else` branch, the same as while pending.
-    /// Use ``isFulfilled`` to tell a `nil` value from a promise that has none.
-    public var value: Value? {
-        guard case .success(let value) = currentResolution else { return nil }
-        if let optional = value as? any AnyOptional, optional.isNilAtAnyDepth { return nil }
-        return value
-    }
-
-    /// The error the promise was rejected with, or `nil` while pending or when fulfilled.
-    public var error: (any Error)? {
-        if case .failure(let error) = currentResolution { return error }
-        return nil
-    }
-}
-
-extension Promise: CustomStringConvertible {
-    /// `Fulfilled: <value>`, `Rejected: <error>` or `Pending: <Value type>`, as in the original.
-    public var description: String {
-        switch currentResolution {
-        case .success(let value): return "Fulfilled: \(value)"
-        case .failure(let error): return "Rejected: \(error)"
-        case nil: return "Pending: \(Value.self)"
-        }
+        lock.withLock { draining ? nil : storedResolution }
     }
 }
