@@ -1,21 +1,22 @@
 // Barrier.swift: PromiseKitStyle's barrier, the lock behind `sync` (a read) and `sync(flags: .barrier)` (a write)
-// that guards every box's state (see Box.swift). What is behind the two calls depends on the platform:
+// that guards every box's state (see Box.swift), built on a different primitive per platform.
 //
-// - Linux (glibc or musl): a reader-writer lock made of one atomic word stored inline in the box: `n > 0` means n
-//   readers are inside, `-1` a writer; a reader enters by incrementing a non-negative word, a writer by swapping 0 for
-//   -1. Critical sections are a few loads and stores, so waiting spins briefly and then yields the thread. Its atomic
-//   acquire/release pairs are what the thread sanitizer understands (`Synchronization.Mutex`'s futex hand-over it
-//   does not see). It donates no priority; Linux's default scheduler shares the processor by weight rather than
-//   strictly by priority, so a spinning waiter that yields cannot keep the owner from running.
-// - Apple platforms: one `os_unfair_lock` for both calls, so readers take turns instead of overlapping. A waiter
-//   donates its priority to the owner, so a low-priority thread inside the barrier is never starved by a high-priority
-//   one waiting (the failure that retired `OSSpinLock`, which a spinning reader-writer word would repeat). Readers
-//   lose little by taking turns: a read only copies a flag and a value out and never runs a handler, so it holds the
-//   lock for a few loads. `pthread_rwlock_t` would keep readers concurrent but donates no priority. The lock needs a
-//   stable address, so it is allocated once per box (one allocation more per promise), and it needs no
-//   `Synchronization` (macOS 15 / iOS 18). CI on Linux compiles and tests this branch with the trait DarwinStandIns,
-//   against a stand-in `os_unfair_lock` (Sources/DarwinStandIns: Apple's declarations over a futex, trapping on misuse
-//   as Apple's does).
+// Apple platforms: one `os_unfair_lock` for both calls, so readers take turns instead of overlapping. A waiter
+// donates its priority to the owner, so a low-priority thread inside the barrier is never starved by a high-priority
+// one waiting (the failure that retired `OSSpinLock`, which a spinning reader-writer word would repeat). Readers lose
+// little by taking turns: a read copies a flag and a value out and never runs a handler. The lock must not move while
+// in use, so it is allocated once per box (one allocation more per promise). CI on Linux compiles and tests this
+// branch with the trait DarwinStandIns, against a stand-in `os_unfair_lock` (Sources/DarwinStandIns).
+//
+// Linux (glibc or musl): a reader-writer lock made of one atomic word stored inline in the box: `n > 0` means n
+// readers are inside, `-1` a writer; a reader enters by incrementing a non-negative word, a writer by swapping 0 for
+// -1. Critical sections are a few loads and stores, so a waiter spins `spinLimit` times and then yields the processor
+// on every further try. Why not `Synchronization.Mutex`? On Linux its lock word is changed inside the Synchronization
+// library, which is not built with the thread sanitizer's instrumentation, and a contended unlock hands the lock over
+// inside the kernel (a priority-inheritance futex). The sanitizer sees neither, so it would report every access the
+// lock guards as a race. A lock made of atomic operations compiled into this module acquires on lock and releases on
+// unlock, which the sanitizer understands. It donates no priority; Linux's default scheduler shares the processor by
+// weight rather than strictly by priority, so a spinning waiter that yields cannot keep the owner from running.
 
 #if canImport(Darwin)
     import Darwin
@@ -104,9 +105,13 @@
             return write()
         }
 
+        /// How many times a waiter tries again before it yields the processor on every further try.
+        static let spinLimit = 64
+
+        /// Counts a failed try; once `spinLimit` tries have failed, yields the processor before each further one.
         @usableFromInline static func backOff(_ spins: inout Int) {
+            if spins >= spinLimit { sched_yield() }
             spins += 1
-            if spins > 32 { sched_yield() }
         }
     }
 #endif

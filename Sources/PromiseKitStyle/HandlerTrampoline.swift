@@ -1,14 +1,18 @@
-// HandlerTrampoline.swift: per-thread bookkeeping that keeps long chains off the stack.
+// HandlerTrampoline.swift: the per-thread trampoline that keeps long chains off the stack.
 //
 // Inline handlers (`on: nil`) run on the thread that seals a box, and each may seal the next box. Up to
-// `maxInlineDepth` such runs nest normally (so a short `on: nil` chain still completes before `seal` returns, as in
-// PromiseKit); deeper runs are queued and the outermost run on the thread drains the queue in a loop. Likewise the
-// teardown of a pending chain: a box deallocated with handlers hands them to `bury`, and only the outermost `bury`
-// on the thread releases them, one at a time.
+// `inlineDepthLimit` such runs nest normally (so a short `on: nil` chain still completes before `seal` returns, as in
+// PromiseKit); `run(_:with:)` enqueues deeper runs, and the outermost run on the thread drains them in a loop. A box
+// sealed that deep enqueues the running of its handlers itself (`PMKBox.seal`). The teardown of a pending chain is
+// flattened the same way: a box deallocated with handlers hands them to `release(_:)`, and only the outermost release
+// on the thread lets them go, one at a time.
 //
-// The price of queueing: a handler more than `maxInlineDepth` inline runs deep that blocks its thread (say with
-// `wait()`) on a promise whose inline chain was queued on that same thread waits forever. Blocking inside an inline
+// The price of enqueueing: a handler more than `inlineDepthLimit` inline runs deep that blocks its thread (say with
+// `wait()`) on a promise whose inline chain was enqueued on that same thread waits forever. Blocking inside an inline
 // handler is a deadlock risk in PromiseKit too; hop to a queue (`on:`) before blocking.
+//
+// The state lives in memory owned by a pthread key (freed when the thread exits) and a trampoline is a pointer to it:
+// finding the calling thread's trampoline costs no reference counting.
 
 #if canImport(Glibc)
     import Glibc
@@ -21,111 +25,122 @@
     import DarwinStandIns  // Apple's declarations for the Darwin branches below (Package.swift, trait DarwinStandIns)
 #endif
 
-/// The thread-local slot holding each thread's trampoline; the destructor releases it when the thread exits.
-@usableFromInline let trampolineKey: pthread_key_t = {
-    var key = pthread_key_t()
-    #if canImport(Darwin) || DARWIN_STANDINS
-        let status = pthread_key_create(&key) { Unmanaged<HandlerTrampoline>.fromOpaque($0).release() }
-    #else
-        let status = pthread_key_create(&key) { raw in
-            guard let raw else { return }
-            Unmanaged<HandlerTrampoline>.fromOpaque(raw).release()
-        }
-    #endif
-    precondition(status == 0, "PromiseKitStyle: pthread_key_create failed")
-    return key
-}()
-
-/// One queued inline run. A struct, because an array of bare closures stores them "maximally abstracted", which can
-/// cost a reabstraction thunk (an allocation) per closure appended.
+/// One run kept for the outermost frame. A struct, because an array of bare closures stores them "maximally
+/// abstracted", which can cost a reabstraction thunk (an allocation) per closure appended.
 @usableFromInline
-struct QueuedRun {
+struct EnqueuedRun {
     @usableFromInline let run: () -> Void
     @inlinable init(_ run: @escaping () -> Void) { self.run = run }
 }
 
-/// One per thread, used only by its own thread.
+/// The calling thread's trampoline: a handle on state that only that thread touches.
 @usableFromInline
-final class HandlerTrampoline {
-    @usableFromInline init() {}
+struct HandlerTrampoline {
+    /// How many inline handler runs may nest on one thread before further runs are enqueued.
+    @usableFromInline static let inlineDepthLimit = 16
 
-    /// How many inline handler runs may nest on one thread before further runs are queued.
-    @usableFromInline static let maxInlineDepth = 16
+    /// One thread's state.
+    @usableFromInline
+    struct State {
+        /// How many inline handler runs are nested on the thread now.
+        @usableFromInline var depth = 0
+        /// Runs kept for the outermost frame, in order.
+        @usableFromInline var enqueued: [EnqueuedRun] = []
+        /// An empty array whose storage the next drain reuses, so enqueueing allocates nothing in the long run.
+        var spare: [EnqueuedRun] = []
+        /// Values whose release waits for the outermost release on the thread.
+        var released: [Any] = []
+        var releasing = false
+    }
 
-    // Only the owning thread touches these, so the dynamic exclusivity checks (two `swift_beginAccess` calls per
-    // inline run) guard nothing.
-    @usableFromInline @exclusivity(unchecked) var depth = 0
-    @usableFromInline @exclusivity(unchecked) var queued: [QueuedRun] = []
-    /// An empty array whose storage the next drain reuses, so queueing allocates nothing in the long run.
-    var spare: [QueuedRun] = []
-    var graveyard: [Any] = []
-    var burying = false
+    @usableFromInline let state: UnsafeMutablePointer<State>
 
-    /// Calls `body` with the calling thread's trampoline (without retaining it: the thread owns it).
-    @inlinable
-    static func withCurrent<V>(_ body: (HandlerTrampoline) -> V) -> V {
-        let raw: UnsafeMutableRawPointer
-        if let existing = pthread_getspecific(trampolineKey) {
-            raw = existing
-        } else {
-            raw = makeCurrent()
+    @inlinable init(_ state: UnsafeMutablePointer<State>) { self.state = state }
+
+    /// The thread-local slot holding each thread's state; the destructor frees it when the thread exits.
+    @usableFromInline static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        #if canImport(Darwin) || DARWIN_STANDINS
+            let status = pthread_key_create(&key) { HandlerTrampoline.free($0) }
+        #else
+            let status = pthread_key_create(&key) { raw in
+                if let raw { HandlerTrampoline.free(raw) }
+            }
+        #endif
+        precondition(status == 0, "PromiseKitStyle: pthread_key_create failed")
+        return key
+    }()
+
+    /// The calling thread's trampoline, created on first use.
+    @inlinable static var current: HandlerTrampoline {
+        if let raw = pthread_getspecific(key) {
+            return HandlerTrampoline(raw.assumingMemoryBound(to: State.self))
         }
-        return Unmanaged<HandlerTrampoline>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
+        return makeCurrent()
     }
 
-    /// Runs `handlers` with `value` now, or queues the run if this thread is already `maxInlineDepth` runs deep.
-    @inlinable
-    static func run<R>(_ handlers: Handlers<R>, with value: R) {
-        withCurrent { $0.run(handlers, with: value) }
-    }
+    /// Whether the thread is `inlineDepthLimit` inline runs deep: a run started now is enqueued instead.
+    @inlinable var isAtDepthLimit: Bool { state.pointee.depth >= HandlerTrampoline.inlineDepthLimit }
 
-    /// See the instance method.
-    static func bury<R>(_ handlers: inout Handlers<R>) {
-        withCurrent { $0.bury(&handlers) }
-    }
-
+    /// Runs `handlers` with `value` now, or enqueues the run if the thread is at the depth limit. The outermost run
+    /// then drains what the runs inside it enqueued.
     @inlinable
     func run<R>(_ handlers: Handlers<R>, with value: R) {
-        guard depth < HandlerTrampoline.maxInlineDepth else {
-            queued.append(QueuedRun { handlers.run(value) })
+        guard !isAtDepthLimit else {
+            enqueue { handlers.run(value) }
             return
         }
-        depth += 1
+        state.pointee.depth += 1
         handlers.run(value)
-        if depth == 1 && !queued.isEmpty { drainQueued() }
-        depth -= 1
+        if state.pointee.depth == 1 && !state.pointee.enqueued.isEmpty { drain() }
+        state.pointee.depth -= 1
     }
 
-    /// The outermost run drains what deeper runs queued; those may queue more, so loop.
+    /// Keeps `work` for the outermost run on this thread to run.
+    @inlinable
+    func enqueue(_ work: @escaping () -> Void) {
+        state.pointee.enqueued.append(EnqueuedRun(work))
+    }
+
+    /// Runs the enqueued work, in order, and what it enqueues in turn, until none is left.
     @usableFromInline
-    func drainQueued() {
-        // Two arrays take turns: the batch being run and `queued` collecting what it queues. Both keep their storage
-        // (up to a bound), so a long chain does not allocate an array per batch.
-        var batch: [QueuedRun] = []
-        swap(&batch, &spare)
-        while !queued.isEmpty {
-            swap(&batch, &queued)
+    func drain() {
+        // Two arrays take turns: the batch being run and `enqueued` collecting what it enqueues. Both keep their
+        // storage (up to a bound), so a long chain does not allocate an array per batch.
+        var batch: [EnqueuedRun] = []
+        swap(&batch, &state.pointee.spare)
+        while !state.pointee.enqueued.isEmpty {
+            swap(&batch, &state.pointee.enqueued)
             for index in batch.indices { batch[index].run() }
             batch.removeAll(keepingCapacity: batch.capacity <= 1024)
         }
-        spare = batch
+        state.pointee.spare = batch
     }
 
-    /// Creates the calling thread's trampoline and stores it in the thread-local slot.
+    /// Keeps `value` (the handlers of a dying box) alive until the outermost release on this thread lets it go:
+    /// letting go of one may deallocate the next pending box, whose own release only appends while the outermost
+    /// one is still looping.
+    func release(_ value: consuming Any) {
+        state.pointee.released.append(value)
+        guard !state.pointee.releasing else { return }
+        state.pointee.releasing = true
+        while state.pointee.released.popLast() != nil {}
+        state.pointee.releasing = false
+    }
+
+    /// Creates the calling thread's state and stores it in the thread-local slot.
     @usableFromInline
-    static func makeCurrent() -> UnsafeMutableRawPointer {
-        let raw = Unmanaged.passRetained(HandlerTrampoline()).toOpaque()
-        pthread_setspecific(trampolineKey, raw)
-        return raw
+    static func makeCurrent() -> HandlerTrampoline {
+        let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
+        state.initialize(to: State())
+        pthread_setspecific(key, state)
+        return HandlerTrampoline(state)
     }
 
-    /// Takes `handlers` out of a dying box and releases them iteratively: releasing one may deallocate the next
-    /// pending box, whose own `bury` only appends while the outermost call is still looping.
-    private func bury<R>(_ handlers: inout Handlers<R>) {
-        graveyard.append(handlers.take())  // the box's list is now empty: the graveyard holds the only reference
-        guard !burying else { return }
-        burying = true
-        while graveyard.popLast() != nil {}
-        burying = false
+    /// Frees a thread's state when the thread exits.
+    private static func free(_ raw: UnsafeMutableRawPointer) {
+        let state = raw.assumingMemoryBound(to: State.self)
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 }

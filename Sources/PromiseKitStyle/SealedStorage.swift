@@ -6,6 +6,9 @@
 // metadata. So the box keeps `isSealed` plus these four words, whose layout does not depend on `R`, and `deinit`
 // destroys the value with `R`'s value witness alone. A value that does not fit (more than four words, or aligned
 // more strictly than a word) gets its own allocation and the words hold a pointer to it.
+//
+// The methods are `mutating` so that they work on the words where the box stores them (a class's stored property is
+// passed to them by address): the value in them must never be copied as words. The box says which `R` they hold.
 
 /// Four words holding a sealed value, or a pointer to it when it does not fit.
 @usableFromInline
@@ -20,31 +23,42 @@ struct SealedStorage {
             && MemoryLayout<R>.alignment <= MemoryLayout<SealedStorage>.alignment
     }
 
-    /// Where the `R` held in `storage` is.
-    @inlinable static func valueAddress<R>(
-        _ storage: UnsafeMutablePointer<SealedStorage>,
-        _: R.Type
-    ) -> UnsafeMutablePointer<R> {
-        let raw = UnsafeMutableRawPointer(storage)
-        return holdsInline(R.self) ? raw.assumingMemoryBound(to: R.self) : raw.load(as: UnsafeMutablePointer<R>.self)
-    }
-
-    /// Puts `value` into the empty `storage`.
-    @inlinable static func put<R>(_ value: R, into storage: UnsafeMutablePointer<SealedStorage>) {
-        let raw = UnsafeMutableRawPointer(storage)
-        if holdsInline(R.self) {
-            raw.initializeMemory(as: R.self, to: value)
-        } else {
-            let out = UnsafeMutablePointer<R>.allocate(capacity: 1)
-            out.initialize(to: value)
-            raw.storeBytes(of: out, as: UnsafeMutablePointer<R>.self)
+    /// Puts `value` into the empty words.
+    @inlinable mutating func store<R>(_ value: R) {
+        withUnsafeMutablePointer(to: &self) { words in
+            let raw = UnsafeMutableRawPointer(words)
+            if SealedStorage.holdsInline(R.self) {
+                raw.initializeMemory(as: R.self, to: value)
+            } else {
+                let out = UnsafeMutablePointer<R>.allocate(capacity: 1)
+                out.initialize(to: value)
+                raw.storeBytes(of: out, as: UnsafeMutablePointer<R>.self)
+            }
         }
     }
 
-    /// Destroys the `R` held in `storage` (and frees its allocation if it did not fit).
-    @inlinable static func destroy<R>(_ storage: UnsafeMutablePointer<SealedStorage>, _: R.Type) {
-        let value = valueAddress(storage, R.self)
-        value.deinitialize(count: 1)
-        if !holdsInline(R.self) { value.deallocate() }
+    /// A copy of the `R` that `store(_:)` put here.
+    @inlinable mutating func load<R>(as _: R.Type) -> R {
+        withUnsafeMutablePointer(to: &self) { SealedStorage.address(of: R.self, in: $0).pointee }
+    }
+
+    /// Destroys the `R` held here (and frees its allocation if it did not fit); the words are then empty.
+    /// Always inlined: its caller, `PMKBox.deinit`, is not specialized, and this keeps the generic work there to one
+    /// closure, as if written in place.
+    @inlinable @inline(__always) mutating func destroy<R>(as _: R.Type) {
+        withUnsafeMutablePointer(to: &self) { words in
+            let value = SealedStorage.address(of: R.self, in: words)
+            value.deinitialize(count: 1)
+            if !SealedStorage.holdsInline(R.self) { value.deallocate() }
+        }
+    }
+
+    /// Where the `R` held in `words` is.
+    @inlinable static func address<R>(
+        of _: R.Type,
+        in words: UnsafeMutablePointer<SealedStorage>
+    ) -> UnsafeMutablePointer<R> {
+        let raw = UnsafeMutableRawPointer(words)
+        return holdsInline(R.self) ? raw.assumingMemoryBound(to: R.self) : raw.load(as: UnsafeMutablePointer<R>.self)
     }
 }

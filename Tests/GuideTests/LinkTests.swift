@@ -6,6 +6,11 @@
 // - no such span but a number, [20 levels](...): line n declares a constant initialised with that number;
 // - anything else, [`Configuration.swift`](...): line n declares a name that a code span of the link's sentence or
 //   table cell mentions outside the labels of links (`conf.Q` names `Q`).
+//
+// A file that declares one thing twice, once per platform (`#if canImport(Darwin)` ... `#else`), has a second rule: an
+// anchor into one platform's branch must be explained as that platform's code. The link's sentence names the platform
+// (Linux, glibc, musl; Apple, Darwin, macOS, iOS, os_unfair_lock), or both; if the sentence names none, its
+// paragraph must.
 
 import Foundation
 import Testing
@@ -82,6 +87,99 @@ private func isNamedDeclaration(_ line: String, label: String, sentence: Substri
     return spans.contains { span in span.matches(of: /\w+/).contains { $0.output == declaration.name } }
 }
 
+/// The platform whose code a branch of `#if` holds.
+private enum Platform: String {
+    case apple = "Apple"
+    case linux = "Linux"
+
+    /// The platform a condition of `#if` or `#elseif` selects, or `nil` if it is not about the platform.
+    /// `DARWIN_STANDINS` selects the Apple branch, compiled on Linux against Apple's declarations.
+    init?(condition: Substring) {
+        if condition.contains("!canImport(Darwin)") {
+            self = .linux
+        } else if condition.contains("canImport(Darwin)") || condition.contains("DARWIN_STANDINS") {
+            self = .apple
+        } else if condition.contains(/canImport\((Glibc|Musl|FoundationNetworking)\)|os\(Linux\)/) {
+            self = .linux
+        } else {
+            return nil
+        }
+    }
+
+    /// For each line of a Swift file, the platform of the innermost platform branch that holds it (`nil`: code of
+    /// every platform). An `#else` after Apple branches only is Linux's, and after Linux branches only, Apple's.
+    static func ofLines(_ lines: [String]) -> [Platform?] {
+        var stack: [(branches: [Platform?], current: Platform?)] = []
+        var result: [Platform?] = []
+        for line in lines {
+            let directive = line.drop { $0 == " " || $0 == "\t" }
+            if let match = directive.prefixMatch(of: /#(if|elseif)\s+(.*)/) {
+                let platform = Platform(condition: match.output.2)
+                if match.output.1 == "if" {
+                    stack.append(([platform], platform))
+                } else if !stack.isEmpty {
+                    stack[stack.count - 1].branches.append(platform)
+                    stack[stack.count - 1].current = platform
+                }
+            } else if directive.hasPrefix("#else"), let frame = stack.last {
+                let earlier = Set(frame.branches)
+                let current: Platform? =
+                    earlier == [.apple] ? .linux : earlier == [.linux] ? .apple : nil
+                stack[stack.count - 1].current = current
+            } else if directive.hasPrefix("#endif") {
+                _ = stack.popLast()
+            }
+            result.append(stack.last { $0.current != nil }?.current)
+        }
+        return result
+    }
+
+    /// The platforms `text` names, links' targets left out.
+    static func named(in text: Substring) -> Set<Platform> {
+        let words = text.replacing(/\]\([^)\s]+\)/, with: "]")
+        var named: Set<Platform> = []
+        if words.contains(/\b(Apple|Darwin|macOS|iOS|tvOS|watchOS|visionOS|os_unfair_lock)\b/) { named.insert(.apple) }
+        if words.contains(/\b(Linux|glibc|Glibc|musl|Musl)\b/) { named.insert(.linux) }
+        return named
+    }
+}
+
+/// The sentences of the paragraph around `range` (from the blank line before it to the blank line after it), and the
+/// index of the one that holds `range`.
+private func sentences(around range: Range<String.Index>, in text: String, boundaries: [Range<String.Index>])
+    -> (sentences: [Substring], holding: Int)
+{
+    let blanks = text.matches(of: /\n[ \t]*\n/).map(\.range)
+    let start = blanks.last { $0.upperBound <= range.lowerBound }?.upperBound ?? text.startIndex
+    let end = blanks.first { $0.lowerBound >= range.upperBound }?.lowerBound ?? text.endIndex
+    var sentences: [Substring] = []
+    var holding = 0
+    var from = start
+    for boundary in boundaries where boundary.lowerBound >= start && boundary.upperBound <= end {
+        if from <= range.lowerBound && range.upperBound <= boundary.lowerBound { holding = sentences.count }
+        sentences.append(text[from..<boundary.lowerBound])
+        from = boundary.upperBound
+    }
+    if from <= range.lowerBound { holding = sentences.count }
+    sentences.append(text[from..<end])
+    return (sentences, holding)
+}
+
+/// Why a link into the code of `platform`, in sentence `holding` of `paragraph`, is explained as another platform's,
+/// or `nil` if it is not: the rule at the top of the file. A sentence that names no platform is explained by the
+/// nearest one of its paragraph that does, the sentences after it first (the guide names a lock, then says what it
+/// is on each platform).
+private func platformMismatch(_ platform: Platform, in paragraph: [Substring], holding: Int) -> String? {
+    let order =
+        [holding] + Array(paragraph.indices.dropFirst(holding + 1)) + paragraph.indices.prefix(holding).reversed()
+    guard let named = order.lazy.map({ Platform.named(in: paragraph[$0]) }).first(where: { !$0.isEmpty }) else {
+        return "lands in the \(platform.rawValue) branch, and no sentence of its paragraph names a platform"
+    }
+    if named.contains(platform) { return nil }
+    let described = named.map(\.rawValue).sorted().joined(separator: " and ")
+    return "lands in the \(platform.rawValue) branch while its sentence describes \(described)"
+}
+
 /// GitHub's anchor for a Markdown heading.
 private func slug(_ heading: String) -> String {
     String(
@@ -104,6 +202,7 @@ struct LinkTests {
     @Test(.offThePool) func everyLinkResolvesAndEveryLineAnchorLandsOnItsDeclaration() throws {
         var checked = 0
         var lineAnchors = 0
+        var platformAnchors = 0
         for document in try Document.all() {
             let prose = document.prose
             let boundaries = sentenceBoundaries(in: prose)
@@ -134,6 +233,13 @@ struct LinkTests {
                         \(place): [\(label)](\(target)) does not land on the declaration it names \
                         (`python3 docs/update-guide-links` moves it)
                         """)
+                    if 1 <= number && number <= lines.count, let platform = Platform.ofLines(lines)[number - 1] {
+                        platformAnchors += 1
+                        let (paragraph, holding) = sentences(around: match.range, in: prose, boundaries: boundaries)
+                        if let mismatch = platformMismatch(platform, in: paragraph, holding: holding) {
+                            Issue.record("\(place): [\(label)](\(target)) \(mismatch)")
+                        }
+                    }
                 } else {
                     #expect(anchors(of: try Document(file)).contains(fragment), "\(place): \(target): no such heading")
                 }
@@ -141,6 +247,7 @@ struct LinkTests {
         }
         #expect(checked > 80)
         #expect(lineAnchors > 50)
+        #expect(platformAnchors >= 3)
     }
 
     /// The rule itself, on lines and labels of the kinds the documentation uses.
@@ -162,5 +269,34 @@ struct LinkTests {
             !isNamedDeclaration(
                 "    /// `moreObservers` and are handed theirs next", label: "enters it in its initializer",
                 sentence: "Every promise created pending [enters it in its initializer](x)"))
+    }
+
+    /// The platform rule, on the shapes of `#if` the sources use and on sentences of the kinds the guide writes.
+    @Test func aLineAnchorIntoAPlatformBranchMustBeExplainedAsThatPlatformsCode() {
+        let file = [
+            "#if canImport(Darwin)", "    import Darwin", "#elseif DARWIN_STANDINS", "    import DarwinStandIns",
+            "#else", "    #if canImport(Glibc)", "        import Glibc", "    #endif", "#endif", "struct Lock {",
+            "#if canImport(Darwin) || DARWIN_STANDINS", "    let unfair: UnsafeMutablePointer<os_unfair_lock>",
+            "#else", "    let word: Atomic<Bool>", "#endif", "}", "#if !canImport(Darwin) && !DARWIN_STANDINS",
+            "    import Synchronization", "#endif",
+        ]
+        let platforms = Platform.ofLines(file)
+        #expect(platforms[1] == .apple && platforms[3] == .apple && platforms[11] == .apple)
+        #expect(platforms[6] == .linux && platforms[13] == .linux && platforms[17] == .linux)
+        #expect(platforms[9] == nil && platforms[15] == nil)
+        let linux: Substring = "On Linux [`BFLock`](x) is one atomic `Bool` stored inline in the task"
+        #expect(platformMismatch(.linux, in: [linux], holding: 0) == nil)
+        #expect(platformMismatch(.apple, in: [linux], holding: 0) != nil)
+        let both: Substring = "[`BFLock`](x) is an `os_unfair_lock` on Apple platforms and an atomic word on Linux"
+        #expect(platformMismatch(.apple, in: [both], holding: 0) == nil)
+        #expect(platformMismatch(.linux, in: [both], holding: 0) == nil)
+        let silent: Substring = "Both are guarded by a [`BFLock`](x)"
+        let apple: Substring = "Apple platforms use `os_unfair_lock`"
+        #expect(platformMismatch(.linux, in: [silent, linux, apple], holding: 0) == nil)
+        #expect(platformMismatch(.apple, in: [silent, linux, apple], holding: 0) != nil)
+        #expect(platformMismatch(.apple, in: [apple, silent], holding: 1) == nil)
+        #expect(platformMismatch(.linux, in: [silent], holding: 0) != nil)
+        let standIns: Substring = "The trait [`DarwinStandIns`](../Sources/DarwinStandIns/x.c) builds the lock."
+        #expect(Platform.named(in: standIns).isEmpty)
     }
 }
