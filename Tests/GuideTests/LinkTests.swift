@@ -43,8 +43,8 @@ private struct Declaration {
     }
 }
 
-/// The name a link label's first code span names, unless that span is a file name: `BFThreadLocal.runInline` names
-/// `runInline`, `waitForPromises(timeout:)` names `waitForPromises`, `.main` names `main`.
+/// The name a link label's first code span names, unless that span is a file name: `BFTrampoline.drainBeforeBlocking` names
+/// `drainBeforeBlocking`, `waitForPromises(timeout:)` names `waitForPromises`, `.main` names `main`.
 private func symbol(of label: String) -> String? {
     for span in label.matches(of: /`([^`]+)`/).map({ String($0.output.1) }) {
         if span.hasSuffix(".swift") || span.hasSuffix(".md") || span.contains("/") { continue }
@@ -151,8 +151,8 @@ struct LinkTests {
         #expect(!isNamedDeclaration("        queue.async(execute: block)", label: "`BFExecutor.swift`", sentence: cell))
         let limit = "    @usableFromInline static let defaultDepthLimit = 20"
         #expect(isNamedDeclaration(limit, label: "20 levels", sentence: "Past [20 levels](x), it hops"))
-        #expect(!isNamedDeclaration(limit, label: "64 levels", sentence: "Past [64 levels](x), it parks"))
-        #expect(!isNamedDeclaration("struct BFParkedWork {", label: "20 levels", sentence: "Past [20 levels](x)"))
+        #expect(!isNamedDeclaration(limit, label: "64 levels", sentence: "Past [64 levels](x), it enqueues"))
+        #expect(!isNamedDeclaration("struct BFEnqueuedWork {", label: "20 levels", sentence: "Past [20 levels](x)"))
         let run = "    func run(after task: BFTask<TResult>, _ state: BFTaskState<TResult>) {"
         #expect(isNamedDeclaration(run, label: "`BFContinuation.run(after:)`", sentence: ""))
         #expect(!isNamedDeclaration("    // run(after:) decides", label: "`BFContinuation.run(after:)`", sentence: ""))
