@@ -1,4 +1,4 @@
-import ConformanceFixtures
+import FlawedPromises
 import Foundation
 import PromiseConformance
 import TestSupport
@@ -91,7 +91,7 @@ import Testing
     /// fixture's first promise frees an unsettled chain recursively, which overflows the stack in swift.deepChain.
     @Test(.offThePool) func crashingClauseFailsWithItsSignalAndTheRunGoesOn() throws {
         let fixture = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("conformance-fixture")
+            .appendingPathComponent("crash-isolation-fixture")
         let process = Process()
         process.executableURL = fixture
         process.arguments = [
