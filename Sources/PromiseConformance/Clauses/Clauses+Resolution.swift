@@ -21,6 +21,7 @@ let resolutionClauses: [Clause] = [
         "2.3.1", "returning the derived promise itself rejects it",
         "If a handler returns the very promise `then` returned, that promise is rejected (with a TypeError in "
             + "JavaScript) instead of waiting on itself forever.",
+        waitsForAbsence: false,
         cases: ["from onFulfilled", "from onRejected", "from onFulfilled on a serial queue"]
     ) { context in
         let queue = context.markedQueue("cycle").queue
@@ -62,6 +63,7 @@ let resolutionClauses: [Clause] = [
         "2.3.2.1", "adopting a pending promise waits",
         "If a handler returns a pending promise x, the derived promise remains pending until x is fulfilled or "
             + "rejected.",
+        waitsForAbsence: true,
         cases: ["x fulfilled later", "x rejected later", "x never settled"]
     ) { context in
         for (name, settlement) in [
@@ -89,6 +91,7 @@ let resolutionClauses: [Clause] = [
     Clause(
         "2.3.2.2", "adopting a fulfilled promise",
         "If/when x is fulfilled, the derived promise is fulfilled with the same value.",
+        waitsForAbsence: false,
         cases: eachWayCasesForX("fulfilled")
     ) { context in
         try context.eachWay(.fulfil(Sentinel(2))) { x in
@@ -103,6 +106,7 @@ let resolutionClauses: [Clause] = [
     Clause(
         "2.3.2.3", "adopting a rejected promise",
         "If/when x is rejected, the derived promise is rejected with the same reason.",
+        waitsForAbsence: false,
         cases: eachWayCasesForX("rejected")
     ) { context in
         try context.eachWay(.reject(SentinelError(2))) { x in
