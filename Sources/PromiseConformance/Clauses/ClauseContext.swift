@@ -22,6 +22,8 @@ final class ClauseContext: @unchecked Sendable {
     /// How long "eventually" is, in the cases that settle a promise after a delay.
     let later: DispatchTimeInterval = .milliseconds(30)
     private var caseName: String?
+    /// The names of the top-level cases the clause entered, in order (``ClauseResult/casesRun``).
+    private(set) var casesRun: [String] = []
     /// How many times the clause waited the grace period.
     private(set) var graceWaits = 0
     private let queues = Locked<[DispatchQueue]>([])
@@ -58,6 +60,7 @@ final class ClauseContext: @unchecked Sendable {
     /// on with its other cases, so that a declared difference in one case does not hide a regression in the others.
     func inCase(_ name: String, _ body: () throws -> Void) throws {
         let outer = caseName
+        if outer == nil { casesRun.append(name) }
         caseName = outer.map { "\($0), \(name)" } ?? name
         defer { caseName = outer }
         guard outer == nil, deviatingCases.contains(name) else { return try body() }

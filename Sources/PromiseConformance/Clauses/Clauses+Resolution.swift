@@ -92,9 +92,9 @@ let resolutionClauses: [Clause] = [
         "2.3.2.2", "adopting a fulfilled promise",
         "If/when x is fulfilled, the derived promise is fulfilled with the same value.",
         waitsForAbsence: false,
-        cases: eachWayCasesForX("fulfilled")
+        cases: ClauseContext.eachWayCases("fulfilled", prefix: "x ")
     ) { context in
-        try context.eachWay(.fulfil(Sentinel(2))) { x in
+        try context.eachWay(.fulfil(Sentinel(2)), prefix: "x ") { x in
             let viaFulfilled = context.then(context.adapter.fulfilled(Sentinel(1)), onFulfilled: { _ in .adopt(x) })
             let viaRejected = context.then(context.adapter.rejected(SentinelError(1)), onRejected: { _ in .adopt(x) })
             return {
@@ -107,9 +107,9 @@ let resolutionClauses: [Clause] = [
         "2.3.2.3", "adopting a rejected promise",
         "If/when x is rejected, the derived promise is rejected with the same reason.",
         waitsForAbsence: false,
-        cases: eachWayCasesForX("rejected")
+        cases: ClauseContext.eachWayCases("rejected", prefix: "x ")
     ) { context in
-        try context.eachWay(.reject(SentinelError(2))) { x in
+        try context.eachWay(.reject(SentinelError(2)), prefix: "x ") { x in
             let viaFulfilled = context.then(context.adapter.fulfilled(Sentinel(1)), onFulfilled: { _ in .adopt(x) })
             let viaRejected = context.then(context.adapter.rejected(SentinelError(1)), onRejected: { _ in .adopt(x) })
             return {
@@ -119,7 +119,3 @@ let resolutionClauses: [Clause] = [
         }
     },
 ]
-
-private func eachWayCasesForX(_ verb: String) -> [String] {
-    ["x already-\(verb)", "x immediately-\(verb)", "x eventually-\(verb)", "x \(verb)-from-another-thread"]
-}

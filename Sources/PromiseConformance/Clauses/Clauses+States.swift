@@ -57,7 +57,7 @@ let statesClauses: [Clause] = [
         "When pending, a promise may transition to either the fulfilled or the rejected state.",
         waitsForAbsence: true,
         cases: [
-            "pending, then fulfilled", "pending, then rejected", "fulfilled from another thread",
+            "pending, then fulfilled", "fulfilled from another thread", "pending, then rejected",
             "rejected from another thread",
         ]
     ) { context in

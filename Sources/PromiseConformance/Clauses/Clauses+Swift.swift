@@ -96,39 +96,41 @@ let swiftClauses: [Clause] = [
         "When fulfil and reject race from threads released together at a barrier, the promise settles once, and every "
             + "handler (registered before, during or after) runs once and sees that one outcome.",
         waitsForAbsence: true,
-        cases: ["fulfil and reject from racing threads, handlers registered before, during and after"]
+        cases: [racingResolversCase]
     ) { context in
-        var observed: [[Recorder<Outcome>]] = []
-        try RacingThreads.with(parties: 5) { threads in
-            for _ in 0..<context.raceIterations {
-                let pending = context.pending()
-                let before = context.observe(pending.promise)
-                let during = Recorder<Outcome>()
-                try context.race(threads, "the racing resolvers") { party in
-                    switch party {
-                    case 0, 2: pending.fulfill(Sentinel(party))
-                    case 1, 3: pending.reject(SentinelError(party))
-                    default:
-                        _ = context.then(
-                            pending.promise, onFulfilled: fulfilling { during.record(.fulfilled($0)) },
-                            onRejected: rejecting { during.record(.rejected($0)) })
+        try context.inCase(racingResolversCase) {
+            var observed: [[Recorder<Outcome>]] = []
+            try RacingThreads.with(parties: 5) { threads in
+                for _ in 0..<context.raceIterations {
+                    let pending = context.pending()
+                    let before = context.observe(pending.promise)
+                    let during = Recorder<Outcome>()
+                    try context.race(threads, "the racing resolvers") { party in
+                        switch party {
+                        case 0, 2: pending.fulfill(Sentinel(party))
+                        case 1, 3: pending.reject(SentinelError(party))
+                        default:
+                            _ = context.then(
+                                pending.promise, onFulfilled: fulfilling { during.record(.fulfilled($0)) },
+                                onRejected: rejecting { during.record(.rejected($0)) })
+                        }
                     }
+                    observed.append([before, during, context.observe(pending.promise)])
                 }
-                observed.append([before, during, context.observe(pending.promise)])
             }
-        }
-        for recorders in observed {
-            for recorder in recorders { try recorder.wait(for: 1, "every handler", in: context) }
-        }
-        context.waitGrace()
-        for (iteration, recorders) in observed.enumerated() {
-            let seen = recorders.map(\.snapshot)
-            let first = seen[0][0]
-            let consistent = seen.allSatisfy { $0.count == 1 && $0[0].same(as: first) }
-            try context.expect(
-                consistent,
-                "iteration \(iteration): handlers registered before, during and after saw "
-                    + seen.map { "\($0)" }.joined(separator: ", "))
+            for recorders in observed {
+                for recorder in recorders { try recorder.wait(for: 1, "every handler", in: context) }
+            }
+            context.waitGrace()
+            for (iteration, recorders) in observed.enumerated() {
+                let seen = recorders.map(\.snapshot)
+                let first = seen[0][0]
+                let consistent = seen.allSatisfy { $0.count == 1 && $0[0].same(as: first) }
+                try context.expect(
+                    consistent,
+                    "iteration \(iteration): handlers registered before, during and after saw "
+                        + seen.map { "\($0)" }.joined(separator: ", "))
+            }
         }
     },
     Clause(
@@ -328,3 +330,6 @@ let swiftClauses: [Clause] = [
         }
     },
 ]
+
+/// The one case of `swift.race`.
+private let racingResolversCase = "fulfil and reject from racing threads, handlers registered before, during and after"

@@ -102,7 +102,7 @@ public enum Conformance {
         }
         return ClauseResult(
             clause: clause, status: status, duration: clock.now - start, graceWaits: run.graceWaits,
-            assimilatedByHelper: run.usedAssimilationHelper)
+            assimilatedByHelper: run.usedAssimilationHelper, casesRun: run.casesRun)
     }
 
     /// The errors in an adapter's ``PromiseAdapter/deviations``: each key must be a clause id, or a clause id, `#` and
@@ -144,15 +144,14 @@ public enum Conformance {
         }
     }
 
-    /// Runs the clause body on its own thread; returns nil when it passed, else the failure message, and the number of
-    /// grace waits the clause made.
     /// What running a clause body showed: the failure message of a case not declared as a deviation, the grace
-    /// waits, and the departures seen in the cases declared as deviations (case name → message).
+    /// waits, the departures seen in the cases declared as deviations (case name → message), and the cases entered.
     struct Execution: Sendable {
         var failure: String?
         var graceWaits = 0
         var observed: [String: String] = [:]
         var usedAssimilationHelper = false
+        var casesRun: [String] = []
     }
 
     private static func execute(
@@ -178,7 +177,7 @@ public enum Conformance {
                     continuation.resume(
                         returning: Execution(
                             failure: message, graceWaits: context.graceWaits, observed: context.observedDeviations,
-                            usedAssimilationHelper: context.usedAssimilationHelper))
+                            usedAssimilationHelper: context.usedAssimilationHelper, casesRun: context.casesRun))
                 }
             }
             thread.name = "PromiseConformance \(clause.id)"
