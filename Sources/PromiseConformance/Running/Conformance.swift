@@ -84,7 +84,9 @@ public enum Conformance {
         let run = await execute(
             clause, adapter, caseDeviations: caseDeviations, timeout: timeout, stress: stress, grace: grace)
         let status: ClauseStatus
-        if let declared = adapter.deviations[clause.id] {
+        if let missing = run.missingMembers {
+            status = .failed(missing)  // the adapter's own error: never taken for a declared deviation
+        } else if let declared = adapter.deviations[clause.id] {
             status = self.status(declared: declared, failure: run.failure)
         } else if let failure = run.failure {
             status = .failed(failure)  // a case not declared as a deviation: never hidden by those that are
@@ -145,13 +147,15 @@ public enum Conformance {
     }
 
     /// What running a clause body showed: the failure message of a case not declared as a deviation, the grace
-    /// waits, the departures seen in the cases declared as deviations (case name → message), and the cases entered.
+    /// waits, the departures seen in the cases declared as deviations (case name → message), and the cases entered;
+    /// or, instead of running it, the members of its capabilities that the adapter does not implement.
     struct Execution: Sendable {
         var failure: String?
         var graceWaits = 0
         var observed: [String: String] = [:]
         var usedAssimilationHelper = false
         var casesRun: [String] = []
+        var missingMembers: String?
     }
 
     private static func execute(
@@ -165,19 +169,23 @@ public enum Conformance {
                 let context = ClauseContext(
                     adapter: adapter, deadline: deadline, stress: stress, grace: grace.seconds,
                     cycleDetectionLimit: cycleDetectionLimit.seconds, deviatingCases: Set(caseDeviations.keys))
+                let missing = AdapterMember.missing(in: adapter, for: clause.requires)
                 var message: String?
-                do {
-                    try clause.body(context)
-                } catch let failure as ClauseFailure {
-                    message = failure.message
-                } catch {
-                    message = "unexpected error \(error)"
+                if missing.isEmpty {
+                    do {
+                        try clause.body(context)
+                    } catch let failure as ClauseFailure {
+                        message = failure.message
+                    } catch {
+                        message = "unexpected error \(error)"
+                    }
                 }
                 if once.claim() {
                     continuation.resume(
                         returning: Execution(
                             failure: message, graceWaits: context.graceWaits, observed: context.observedDeviations,
-                            usedAssimilationHelper: context.usedAssimilationHelper, casesRun: context.casesRun))
+                            usedAssimilationHelper: context.usedAssimilationHelper, casesRun: context.casesRun,
+                            missingMembers: missing.isEmpty ? nil : AdapterMember.failureMessage(missing)))
                 }
             }
             thread.name = "PromiseConformance \(clause.id)"
