@@ -91,20 +91,21 @@ let package = Package(
             dependencies: ["PromiseKitStyleFoundation", "PromiseKitStyle", "TestSupport"]
         ),
         .testTarget(name: "FBLStyleTests", dependencies: ["FBLStyle", "TestSupport"]),
-        // Deliberately broken promises for the conformance suite's own tests, and the command over two of them.
+        // Deliberately broken promises, each wrong in one way, for the conformance suite's own tests.
         .target(
-            name: "ConformanceFixtures", dependencies: ["PromiseConformance", "TestSupport"],
-            path: "Tests/ConformanceFixtures"
+            name: "FlawedPromises", dependencies: ["PromiseConformance", "TestSupport"], path: "Tests/FlawedPromises"
         ),
+        // The conformance command over two flawed promises, one of which crashes the process: ConformanceTests runs it
+        // to check that the command runs each clause in a child process and reports the crash.
         .executableTarget(
-            name: "conformance-fixture", dependencies: ["ConformanceFixtures", "PromiseConformance"],
-            path: "Tests/ConformanceFixture"
+            name: "crash-isolation-fixture", dependencies: ["FlawedPromises", "PromiseConformance"],
+            path: "Tests/CrashIsolationFixture"
         ),
         .testTarget(
             name: "ConformanceTests",
             dependencies: [
-                "PromiseConformance", "PromiseStyleAdapters", "PromiseKitStyle", "TestSupport", "ConformanceFixtures",
-                "conformance-fixture",
+                "PromiseConformance", "PromiseStyleAdapters", "PromiseKitStyle", "TestSupport", "FlawedPromises",
+                "crash-isolation-fixture",
             ]
         ),
         .testTarget(

@@ -16,7 +16,7 @@ public enum BFExecutor: @unchecked Sendable {
     /// Runs the closure right away on the thread that completed the previous task.
     ///
     /// Nested completions do not grow the stack without bound: past 64 nested levels on one thread
-    /// the closure is parked on that thread's trampoline and runs, still on that thread, as soon as
+    /// the closure is enqueued on that thread's trampoline and runs, still on that thread, as soon as
     /// the outermost continuation returns. A chain of a million `.immediate` continuations
     /// therefore runs as a loop.
     case immediate
@@ -44,55 +44,68 @@ public enum BFExecutor: @unchecked Sendable {
 
     /// Runs `closure` according to this executor's strategy.
     public func execute(_ closure: @escaping () -> Void) {
-        if let local = inlineThread() {
-            BFThreadLocal.runInline(local, closure)
+        if let trampoline = inlineTrampoline() {
+            trampoline.run(closure)
             return
         }
         switch self {
-        case .default:
-            BFExecutor.dispatch(closure, on: DispatchQueue.global(qos: .default))
         case .immediate:
-            BFThreadLocal.park(BFThreadLocal.current, closure)
-        case .mainThread:
-            BFExecutor.dispatch(closure, on: DispatchQueue.main)
-        case .queue(let queue):
-            BFExecutor.dispatch(closure, on: queue)
-        case .operationQueue(let queue):
-            nonisolated(unsafe) let work = closure
-            queue.addOperation { work() }
+            BFTrampoline.current.enqueue(closure)
         case .closure(let run):
             run(closure)
         case .escapingClosure(let run):
             run(closure)
+        default:
+            // Bolts' closures are not `@Sendable`: as in Bolts, the caller vouches for what they capture, and the
+            // queue runs this one once, after everything written before the hop. (The wrapper costs one allocation
+            // more than a closure that is `@Sendable` already, as the continuations' are.)
+            nonisolated(unsafe) let closure = closure
+            hop { closure() }
         }
     }
 
-    /// Hands `closure` to `queue` as the block Dispatch runs: one allocation for the block. (A new closure around
-    /// `closure`, which `async`'s `@Sendable` parameter would otherwise need, costs a context and a block.) Bolts'
-    /// continuations are not `@Sendable`, so the block is retyped: the queue runs it once, and the task's lock
-    /// ordered everything the closure captured before it was handed over.
-    static func dispatch(_ closure: @escaping () -> Void, on queue: DispatchQueue) {
-        let block = unsafeBitCast(
-            closure as @convention(block) () -> Void, to: (@Sendable @convention(block) () -> Void).self)
-        queue.async(execute: block)
+    /// Hands `work` over for later: to a queue, an operation queue, the user's function, or, for `.immediate`, this
+    /// thread's trampoline.
+    ///
+    /// Continuations hop through here with a closure that captures one object, which Dispatch receives as one block
+    /// (one allocation).
+    @usableFromInline
+    func hop(_ work: @escaping @Sendable () -> Void) {
+        switch self {
+        case .default:
+            DispatchQueue.global(qos: .default).async(execute: work)
+        case .immediate:
+            BFTrampoline.current.enqueue(work)
+        case .mainThread:
+            DispatchQueue.main.async(execute: work)
+        case .queue(let queue):
+            queue.async(execute: work)
+        case .operationQueue(let queue):
+            queue.addOperation(work)
+        case .closure(let run):
+            run(work)
+        case .escapingClosure(let run):
+            run(work)
+        }
     }
 
-    /// This thread's state if the executor runs its work inline right now, `nil` otherwise.
+    /// This thread's trampoline if the executor runs its work inline right now, `nil` otherwise: `.default` below
+    /// Bolts' depth limit, `.immediate` below its own, `.mainThread` on the main thread below that one.
     ///
     /// Continuations use it to run inline without allocating an escaping closure.
     @inlinable
-    func inlineThread() -> UnsafeMutablePointer<BFThreadLocal>? {
+    func inlineTrampoline() -> BFTrampoline? {
         switch self {
         case .default:
-            let local = BFThreadLocal.current
-            return local.pointee.depth < BFThreadLocal.defaultDepthLimit ? local : nil
+            let trampoline = BFTrampoline.current
+            return trampoline.depth < BFTrampoline.defaultDepthLimit ? trampoline : nil
         case .immediate:
-            let local = BFThreadLocal.current
-            return local.pointee.depth < BFThreadLocal.immediateDepthLimit ? local : nil
+            let trampoline = BFTrampoline.current
+            return trampoline.depth < BFTrampoline.immediateDepthLimit ? trampoline : nil
         case .mainThread:
             guard Thread.isMainThread else { return nil }
-            let local = BFThreadLocal.current
-            return local.pointee.depth < BFThreadLocal.immediateDepthLimit ? local : nil
+            let trampoline = BFTrampoline.current
+            return trampoline.depth < BFTrampoline.immediateDepthLimit ? trampoline : nil
         default:
             return nil
         }

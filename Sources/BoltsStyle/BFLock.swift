@@ -1,25 +1,18 @@
-// The lock inside every task, one per platform family behind the same two calls (`init()` and `withLock`).
+// BFLock.swift: the lock inside every task, one per platform family behind the same two calls (`init()`, `withLock`).
 //
-// Apple platforms: `os_unfair_lock`. A thread that waits for it tells the kernel which thread owns it, and the
-// owner's priority is raised until it unlocks, so a low-priority owner cannot starve a high-priority waiter (the
-// inversion that retired `OSSpinLock`). An `os_unfair_lock` must not move while in use, and Swift does not promise a
-// stable address for a stored property, so the lock lives in memory allocated once by `init()` and freed by `deinit`:
-// the task stores a pointer to it, and a task costs two allocations instead of one. `os_unfair_lock` exists since
-// macOS 10.12 / iOS 10, below the package's floor, and needs no `Synchronization` (whose `Mutex` and `Atomic` start at
-// macOS 15 / iOS 18). On Linux, CI compiles and tests this branch too, with the trait DarwinStandIns, against a
-// stand-in `os_unfair_lock` (Sources/DarwinStandIns: Apple's declarations over a futex, trapping on misuse as Apple's
-// does); what that cannot show is in README.md, "Platforms".
+// Apple platforms: `os_unfair_lock`, whose waiters donate their priority to the owner, so a low-priority owner cannot
+// starve a high-priority waiter. It must not move while in use, and Swift does not promise a stored property a stable
+// address, so `init()` allocates it once and `deinit` frees it: a task is two allocations there. CI on Linux compiles
+// and tests this branch with the trait DarwinStandIns, against a stand-in `os_unfair_lock` (Sources/DarwinStandIns).
 //
 // Linux (glibc or musl): one atomic word stored inline in the task, so a task is one allocation. Why not
-// `Synchronization.Mutex`? On Linux it is built on priority-inheritance futexes: when the lock is contended the kernel
-// hands it to the next thread without any atomic operation in user space, so the thread sanitizer cannot see the
-// hand-over and reports races that are not there. The critical sections here are a few stores and never run user
-// code, so a compare-and-swap lock that yields the processor while contended is both simple and fast, and every
-// hand-over is an atomic release/acquire pair that the sanitizer understands. It does not donate priority, and on
-// Linux it need not: the default scheduler gives every runnable thread a share of the processor, weighted by its nice
-// value rather than strictly by priority, so a waiter that spins and then yields slows the owner but cannot shut it
-// out. (Strict priorities, which that starvation needs, come on Linux only with the real-time policies `SCHED_FIFO`
-// and `SCHED_RR`.)
+// `Synchronization.Mutex`? On Linux its lock word is changed inside the Synchronization library, which is not built
+// with the thread sanitizer's instrumentation, and a contended unlock hands the lock over inside the kernel (a
+// priority-inheritance futex). The sanitizer sees neither, so it would report every access the lock guards as a
+// race. A lock made of atomic operations compiled into this module acquires on lock and releases on unlock, which the
+// sanitizer understands. It donates no priority, and on Linux it need not: the default scheduler shares the processor
+// among runnable threads by weight, not strictly by priority, so a waiter that spins and then yields cannot keep the
+// owner off the processor.
 
 #if canImport(Darwin)
     import Darwin
@@ -82,17 +75,20 @@
             return try body()
         }
 
+        /// How many times a waiter spins before it yields the processor on every further try.
+        static let spinLimit = 64
+
         @usableFromInline
         func lockContended() {
-            var attempts = 0
+            var spins = 0
             while true {
                 if !locked.load(ordering: .relaxed),
                     locked.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
                 {
                     return
                 }
-                attempts += 1
-                if attempts >= 64 { sched_yield() }
+                spins += 1
+                if spins >= BFLock.spinLimit { sched_yield() }
             }
         }
     }

@@ -120,4 +120,14 @@ extension BFTask {
             preconditionFailure("BoltsStyle: async() resumed before the task completed")
         }
     }
+
+    /// Remembers the Swift `Task` that settles this task, so `async()` can forward cancellation.
+    private func attach(asyncOperation operation: Task<Void, Never>) {
+        lock.withLock { asyncOperation = operation }
+    }
+
+    /// The Swift `Task` that settles this task, if it was created from an `async` closure.
+    private var attachedAsyncOperation: Task<Void, Never>? {
+        lock.withLock { asyncOperation }
+    }
 }

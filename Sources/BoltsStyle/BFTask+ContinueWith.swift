@@ -50,7 +50,7 @@ func bfOutcome<T>(_ body: () throws -> T) -> BFTaskState<T> {
 
 extension BFTask {
     /// Adds the single callback behind every `continue…` method and returns the derived task.
-    @inlinable
+    @inlinable @inline(__always)
     func enqueueContinuation<S>(
         _ executor: BFExecutor,
         _ token: BFCancellationToken?,
@@ -127,17 +127,12 @@ final class BFContinuation<TResult, S>: @unchecked Sendable {
         case .pending:
             preconditionFailure("BoltsStyle: continuation run for a pending task")
         }
-        if let local = executor.inlineThread() {
-            BFThreadLocal.runInline(local) { invoke(task, state) }
+        if let trampoline = executor.inlineTrampoline() {
+            trampoline.run { invoke(task, state) }
             return
         }
         completedTask = task
-        if case .queue(let queue) = executor {
-            // The common hop, written out: one block capturing only this object (one allocation).
-            queue.async { self.invokeAfterHop() }
-        } else {
-            executor.execute { self.invokeAfterHop() }
-        }
+        executor.hop { self.invokeAfterHop() }  // one block, capturing only this object
     }
 
     /// Runs on the executor after a hop: takes the completed task back and invokes the closure.
@@ -217,10 +212,10 @@ extension BFTask {
     /// completing the next (followed tasks, `whenAll`) runs as a loop, not nested calls.
     @inlinable
     func trySetStateNotNesting(_ newState: BFTaskState<TResult>) {
-        if let local = BFExecutor.immediate.inlineThread() {
-            BFThreadLocal.runInline(local) { trySetState(newState) }
+        if let trampoline = BFExecutor.immediate.inlineTrampoline() {
+            trampoline.run { trySetState(newState) }
         } else {
-            BFExecutor.immediate.execute { self.trySetState(newState) }
+            BFTrampoline.current.enqueue { self.trySetState(newState) }
         }
     }
 }

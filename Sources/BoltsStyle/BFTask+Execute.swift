@@ -23,7 +23,12 @@ extension BFTask {
     ///   - closure: Produces the task's result.
     public convenience init(_ executor: BFExecutor = .default, closure: @escaping () throws -> TResult) {
         self.init()
-        executor.execute { self.trySetState(bfOutcome(closure)) }
+        if let trampoline = executor.inlineTrampoline() {
+            trampoline.run { trySetState(bfOutcome(closure)) }
+        } else {
+            nonisolated(unsafe) let closure = closure  // runs once, on the executor (see `BFExecutor.execute`)
+            executor.hop { self.trySetState(bfOutcome(closure)) }
+        }
     }
 
     /// Creates a task completed with the value `closure` returns, running it on `executor`; the same as

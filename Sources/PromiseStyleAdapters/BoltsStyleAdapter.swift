@@ -2,7 +2,7 @@ import BoltsStyle
 import Dispatch
 import PromiseConformance
 
-/// Plugs ``BoltsStyle`` into the conformance suite: a promise is a `BFTask<Sentinel>`.
+/// Plugs `BoltsStyle` into the conformance suite: a promise is a `BFTask<Sentinel>`.
 ///
 /// - `then` is one `continueWithTask` on `.queue(queue)`, or on `BFExecutor.default` when the suite leaves the choice
 ///   to the implementation; the continuation sees every outcome, so it routes a fault to `onRejected` and a

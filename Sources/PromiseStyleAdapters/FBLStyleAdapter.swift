@@ -2,7 +2,7 @@ import Dispatch
 import FBLStyle
 import PromiseConformance
 
-/// Plugs ``FBLStyle`` into the conformance suite: a promise is a `Promise<Sentinel>`.
+/// Plugs `FBLStyle` into the conformance suite: a promise is a `Promise<Sentinel>`.
 ///
 /// - `then` turns the outcome into a promise of a `Result`, then runs the matching handler in one Google `then`
 ///   whose block returns a promise, so adoption and the cycle check (A+ 2.3.1) are the library's own. When the suite

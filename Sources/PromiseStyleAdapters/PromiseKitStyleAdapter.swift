@@ -2,14 +2,14 @@ import Dispatch
 import PromiseConformance
 import PromiseKitStyle
 
-/// Plugs ``PromiseKitStyle`` into the conformance suite: a promise is a `Promise<Sentinel>`.
+/// Plugs `PromiseKitStyle` into the conformance suite: a promise is a `Promise<Sentinel>`.
 ///
 /// - `then` first turns the outcome into a `Guarantee<Result>` with handlers that run inline (`on: nil`), then runs
 ///   the matching handler in one `Guarantee.then(on:)` whose body returns a promise, so adoption, assimilation and
 ///   the `returnedSelf` check are PromiseKit's own. When the suite leaves the queue to the implementation, handlers
 ///   run on a global queue: PromiseKit's default, `conf.Q.map`, is the main queue, which a command-line tool does
 ///   not serve.
-/// - A foreign thenable is presented as a PromiseKit ``PromiseKitStyle/Thenable``, the protocol PromiseKit chains
+/// - A foreign thenable is presented as a PromiseKit `PromiseKitStyle.Thenable`, the protocol PromiseKit chains
 ///   through.
 /// - `all` is `when(fulfilled:)`, `race` is `race(_:)`, `any` is `race(fulfilled:)`; cancellation is a rejection
 ///   with `PMKError.cancelled`.

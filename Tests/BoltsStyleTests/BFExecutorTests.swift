@@ -36,7 +36,7 @@ struct BFExecutorTests {
     }
 
     @Test func immediateDefersDeepNestingToTheSameThread() {
-        // Past the inline limit `.immediate` parks work on the same thread's trampoline: it runs
+        // Past the inline limit `.immediate` enqueues work on the same thread's trampoline: it runs
         // after `execute` returned, but before the outermost call returns, on the same thread.
         let thread = Thread.current
         var deferred = 0

@@ -109,8 +109,8 @@ struct BFTaskTests {
         #expect(source.task.waitUntilCompleted(timeout: generousTimeout))
     }
 
-    @Test(.offThePool) func waitInsideDeepImmediateNestingRunsParkedWork() {
-        // Deep inside nested `.immediate` continuations, new work is parked on the thread's
+    @Test(.offThePool) func waitInsideDeepImmediateNestingRunsEnqueuedWork() {
+        // Deep inside nested `.immediate` continuations, new work is enqueued on the thread's
         // trampoline; a wait there must run it instead of deadlocking.
         let source = BFTaskCompletionSource<Int>()
         var task = source.task

@@ -44,8 +44,8 @@ struct StackDepthTests {
     }
 
     @Test func completingDeepInsideNestingKeepsCallbacksInOrder() {
-        // Past `.immediate`'s nesting limit a completed task's callbacks are deferred to the
-        // thread's trampoline; callbacks added meanwhile still run after the earlier ones.
+        // Past `.immediate`'s nesting limit a completed task enqueues the running of its
+        // callbacks on the thread's trampoline; callbacks added meanwhile still run after the earlier ones.
         let log = EventLog()
         let source = BFTaskCompletionSource<Int>()
         var task = source.task

@@ -18,6 +18,10 @@ import Testing
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     private func check(_ adapter: some PromiseAdapter, _ clause: Clause) async {
         let result = await expectConformance(adapter, clause, timeout: timeout(adapter, clause))
+        // Each case the clause ran is one it declares: the names a deviation key may use are the ones that run.
+        #expect(
+            Set(result.casesRun).isSubset(of: clause.cases),
+            "\(clause.id) ran cases \(result.casesRun), not all among its cases \(clause.cases)")
         switch result.status {
         case .passed:
             #expect(adapter.deviations[clause.id] == nil)

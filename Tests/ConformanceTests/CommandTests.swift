@@ -1,4 +1,4 @@
-import ConformanceFixtures
+import FlawedPromises
 import Foundation
 import PromiseConformance
 import TestSupport
@@ -87,11 +87,36 @@ import Testing
         #expect(!list.output.contains("2.2.4"))
     }
 
+    /// `--list` shows every case of every clause listed, as a deviation key names it, and what a clause needs or why it
+    /// is not run; each key it shows is one ``Conformance/deviationErrors(_:)`` accepts.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func listShowsEachClausesCases() async {
+        let list = await run(["--list"])
+        #expect(list.status == 0)
+        let lines = list.output.split(separator: "\n").map(String.init)
+        let keys = lines.filter { $0.hasPrefix("    case ") }.map { String($0.dropFirst("    case ".count)) }
+        #expect(keys == Clause.all.flatMap { clause in clause.cases.map { "\(clause.id)#\($0)" } })
+        #expect(keys.contains("2.2.4#then on an already-fulfilled promise"))
+        #expect(Conformance.deviationErrors(Dictionary(uniqueKeysWithValues: keys.map { ($0, "") })).isEmpty)
+        #expect(lines.contains("    needs capability [race]"))
+        #expect(
+            lines.contains { $0.hasPrefix("    not run (no meaning in typed Swift): Swift closures have no `this`") })
+        let cancel = await run(["--list", "--clause", "swift.cancel"])
+        #expect(
+            cancel.output.split(separator: "\n").prefix(4) == [
+                "swift.cancel  cancellation",
+                "    Cancelling a pending promise settles it as cancelled once, and promises derived from it without a "
+                    + "rejection handler are cancelled too; cancelling a settled promise changes nothing.",
+                "    needs capability [cancellation]",
+                "    case swift.cancel#cancel a pending promise",
+            ])
+    }
+
     /// The command's default: each clause in a child process (the executable started again with `--run-one`). The
     /// fixture's first promise frees an unsettled chain recursively, which overflows the stack in swift.deepChain.
     @Test(.offThePool) func crashingClauseFailsWithItsSignalAndTheRunGoesOn() throws {
         let fixture = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("conformance-fixture")
+            .appendingPathComponent("crash-isolation-fixture")
         let process = Process()
         process.executableURL = fixture
         process.arguments = [

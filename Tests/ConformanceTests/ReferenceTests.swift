@@ -10,7 +10,10 @@ import Testing
         let result = await expectConformance(ReferenceAdapter(), clause, timeout: TestEnvironment.clauseTimeout)
         // Every clause passes, but for the requirements that have no meaning in typed Swift.
         #expect(result.status == .passed || (clause.notMeaningful != nil && result.status.cell == "n/a"), "\(result)")
-        // What the clause's documentation says about waiting for an absence is what it does.
+        // What the clause declares about waiting for an absence is what it does.
         #expect((result.graceWaits > 0) == clause.waitsForAbsence, "\(clause.id) waited \(result.graceWaits) times")
+        // The cases it ran, in order, are exactly the cases it declares: each `inCase` name is in `cases`, and each
+        // name in `cases` is a case that runs (a deviation key naming it can match).
+        #expect(result.casesRun == clause.cases, "\(clause.id) ran \(result.casesRun), declares \(clause.cases)")
     }
 }

@@ -1,5 +1,5 @@
-import ConformanceFixtures
 import Dispatch
+import FlawedPromises
 import Foundation
 import PromiseConformance
 import PromiseStyleAdapters

@@ -1,4 +1,4 @@
-import ConformanceFixtures
+import FlawedPromises
 import PromiseConformance
 import TestSupport
 import Testing

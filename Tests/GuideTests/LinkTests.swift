@@ -9,8 +9,8 @@
 //
 // A file that declares one thing twice, once per platform (`#if canImport(Darwin)` ... `#else`), has a second rule: an
 // anchor into one platform's branch must be explained as that platform's code. The link's sentence names the platform
-// (Linux, glibc, musl; Apple, Darwin, macOS, iOS, os_unfair_lock), or both; if the sentence names none, its
-// paragraph must.
+// (Linux, glibc, musl; Apple, Darwin, macOS, iOS, os_unfair_lock), or both; if the sentence names none, the nearest
+// sentence of its paragraph that names one decides, those before it first.
 
 import Foundation
 import Testing
@@ -48,8 +48,8 @@ private struct Declaration {
     }
 }
 
-/// The name a link label's first code span names, unless that span is a file name: `BFThreadLocal.runInline` names
-/// `runInline`, `waitForPromises(timeout:)` names `waitForPromises`, `.main` names `main`.
+/// The name a link label's first code span names, unless that span is a file name: `BFTrampoline.drainBeforeBlocking` names
+/// `drainBeforeBlocking`, `waitForPromises(timeout:)` names `waitForPromises`, `.main` names `main`.
 private func symbol(of label: String) -> String? {
     for span in label.matches(of: /`([^`]+)`/).map({ String($0.output.1) }) {
         if span.hasSuffix(".swift") || span.hasSuffix(".md") || span.contains("/") { continue }
@@ -167,11 +167,11 @@ private func sentences(around range: Range<String.Index>, in text: String, bound
 
 /// Why a link into the code of `platform`, in sentence `holding` of `paragraph`, is explained as another platform's,
 /// or `nil` if it is not: the rule at the top of the file. A sentence that names no platform is explained by the
-/// nearest one of its paragraph that does, the sentences after it first (the guide names a lock, then says what it
-/// is on each platform).
+/// nearest one of its paragraph that does: the sentences before it first (the platform a paragraph has turned to),
+/// then those after it (a sentence that names a lock, followed by what it is on each platform).
 private func platformMismatch(_ platform: Platform, in paragraph: [Substring], holding: Int) -> String? {
     let order =
-        [holding] + Array(paragraph.indices.dropFirst(holding + 1)) + paragraph.indices.prefix(holding).reversed()
+        [holding] + paragraph.indices.prefix(holding).reversed() + Array(paragraph.indices.dropFirst(holding + 1))
     guard let named = order.lazy.map({ Platform.named(in: paragraph[$0]) }).first(where: { !$0.isEmpty }) else {
         return "lands in the \(platform.rawValue) branch, and no sentence of its paragraph names a platform"
     }
@@ -258,8 +258,8 @@ struct LinkTests {
         #expect(!isNamedDeclaration("        queue.async(execute: block)", label: "`BFExecutor.swift`", sentence: cell))
         let limit = "    @usableFromInline static let defaultDepthLimit = 20"
         #expect(isNamedDeclaration(limit, label: "20 levels", sentence: "Past [20 levels](x), it hops"))
-        #expect(!isNamedDeclaration(limit, label: "64 levels", sentence: "Past [64 levels](x), it parks"))
-        #expect(!isNamedDeclaration("struct BFParkedWork {", label: "20 levels", sentence: "Past [20 levels](x)"))
+        #expect(!isNamedDeclaration(limit, label: "64 levels", sentence: "Past [64 levels](x), it enqueues"))
+        #expect(!isNamedDeclaration("struct BFEnqueuedWork {", label: "20 levels", sentence: "Past [20 levels](x)"))
         let run = "    func run(after task: BFTask<TResult>, _ state: BFTaskState<TResult>) {"
         #expect(isNamedDeclaration(run, label: "`BFContinuation.run(after:)`", sentence: ""))
         #expect(!isNamedDeclaration("    // run(after:) decides", label: "`BFContinuation.run(after:)`", sentence: ""))
@@ -295,6 +295,8 @@ struct LinkTests {
         #expect(platformMismatch(.linux, in: [silent, linux, apple], holding: 0) == nil)
         #expect(platformMismatch(.apple, in: [silent, linux, apple], holding: 0) != nil)
         #expect(platformMismatch(.apple, in: [apple, silent], holding: 1) == nil)
+        #expect(platformMismatch(.linux, in: [linux, silent, apple], holding: 1) == nil)
+        #expect(platformMismatch(.apple, in: [linux, silent, apple], holding: 1) != nil)
         #expect(platformMismatch(.linux, in: [silent], holding: 0) != nil)
         let standIns: Substring = "The trait [`DarwinStandIns`](../Sources/DarwinStandIns/x.c) builds the lock."
         #expect(Platform.named(in: standIns).isEmpty)

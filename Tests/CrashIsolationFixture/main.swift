@@ -1,7 +1,7 @@
-// conformance-fixture: the conformance command over two deliberately broken promises, one of which crashes the
+// crash-isolation-fixture: the conformance command over two deliberately broken promises, one of which crashes the
 // process (a recursive release that overflows the stack in swift.deepChain). CommandTests runs it to check that the
 // command isolates each clause in a child process: the crash fails that clause, with its signal, and the run goes on.
-import ConformanceFixtures
+import FlawedPromises
 import Foundation
 import PromiseConformance
 

@@ -10,7 +10,8 @@ import Foundation
 /// ```
 ///
 /// Options (see ``usage``): `--style NAME` (repeatable, or a comma list), `--clause PREFIX` (repeatable, or a comma
-/// list), `--format text|markdown|json`, `--timeout SECONDS`, `--stress`, `--in-process`, `--list`, `--help`.
+/// list), `--format text|markdown|json`, `--timeout SECONDS`, `--stress`, `--in-process`, `--list` (the clauses with
+/// their cases), `--help`.
 ///
 /// Each clause runs in a child process of its own: the command re-executes its own executable with a hidden
 /// `--run-one CLAUSE --style NAME`, which runs that one clause and prints its result. A clause that crashes that
@@ -54,7 +55,8 @@ public enum ConformanceCommand {
           --in-process      run every clause in this process; by default each clause runs in a child process, so
                             that a clause that crashes (stack overflow, trap, signal) fails with its signal and the
                             clauses after it still run
-          --list            list the clauses and exit
+          --list            list the clauses, each with its cases as a deviation key names them (ID#CASE), and
+                            exit
           --help            this text
 
         Reading the matrix: one row per clause, the 34 numbered requirements of Promises/A+ 1.1 section 2 by number,
@@ -121,7 +123,7 @@ public enum ConformanceCommand {
             return 2
         }
         if options.list {
-            output(clauses.map { "\($0.id)  \($0.title)\n    \($0.statement)" }.joined(separator: "\n"))
+            output(clauses.map(listing).joined(separator: "\n"))
             return 0
         }
         var selected: [any PromiseAdapter] = adapters
@@ -156,6 +158,16 @@ public enum ConformanceCommand {
         }
         output(Matrix(clauses: clauses, reports: reports).render(options.format))
         return reports.allSatisfy(\.isConforming) ? 0 : 1
+    }
+
+    /// A clause as `--list` shows it: id and title, the statement, the capabilities it needs, and its cases, each
+    /// as a deviation key names it (`2.2.4#then on an already-fulfilled promise`), or why it is not run.
+    static func listing(_ clause: Clause) -> String {
+        var lines = ["\(clause.id)  \(clause.title)", "    \(clause.statement)"]
+        if !clause.requires.isEmpty { lines.append("    needs capability \(clause.requires)") }
+        if let reason = clause.notMeaningful { lines.append("    not run (no meaning in typed Swift): \(reason)") }
+        lines += clause.cases.map { "    case \(clause.id)\(Deviation.separator)\($0)" }
+        return lines.joined(separator: "\n")
     }
 
     private static func runOpened<A: PromiseAdapter>(

@@ -54,17 +54,21 @@ public struct ClauseResult: Sendable, CustomStringConvertible {
     /// Whether the clause's thenables went through ``Assimilation/resolve(_:_:)``, the suite's own A+ 2.3.3
     /// procedure, rather than the library's: the verdict is then about that helper (the matrix marks it `(helper)`).
     public let assimilatedByHelper: Bool
+    /// The names of the clause's ``Clause/cases`` it ran, in order: all of them when it passed, those up to the one
+    /// that failed when it failed, none when it did not run (not applicable, crashed, or an adapter error).
+    public let casesRun: [String]
 
     /// Creates a result.
     public init(
         clause: Clause, status: ClauseStatus, duration: Duration = .zero, graceWaits: Int = 0,
-        assimilatedByHelper: Bool = false
+        assimilatedByHelper: Bool = false, casesRun: [String] = []
     ) {
         self.clause = clause
         self.status = status
         self.duration = duration
         self.graceWaits = graceWaits
         self.assimilatedByHelper = assimilatedByHelper
+        self.casesRun = casesRun
     }
 
     /// `id title: status`.

@@ -102,6 +102,7 @@ let thenableClauses: [Clause] = [
         "Let then be x.then: the procedure takes x's then once and calls it once, with resolvePromise and "
             + "rejectPromise (in Swift, the thenable's then method is called exactly once); the promise waits for them.",
         requires: .assimilation,
+        waitsForAbsence: true,
         cases: ["then called once", "pending while the thenable has not called back"]
     ) { context in
         try context.inCase("then called once") {
@@ -131,6 +132,7 @@ let thenableClauses: [Clause] = [
         "If/when resolvePromise is called with a value y, resolve the promise with y (assimilating y if it is a "
             + "thenable in turn).",
         requires: .assimilation,
+        waitsForAbsence: true,
         cases: [
             "y a value, at once", "y a value, later from another thread", "y a thenable fulfilling at once",
             "y a thenable fulfilling later", "y a thenable rejecting at once", "y a thenable rejecting later",
@@ -183,6 +185,7 @@ let thenableClauses: [Clause] = [
         "2.3.3.3.2", "rejectPromise(r) rejects with r",
         "If/when rejectPromise is called with a reason r, reject the promise with r.",
         requires: .assimilation,
+        waitsForAbsence: true,
         cases: ["at once", "later from another thread"]
     ) { context in
         try context.eachScript([
@@ -195,6 +198,7 @@ let thenableClauses: [Clause] = [
         "If resolvePromise and rejectPromise are both called, or one is called more than once, the first call takes "
             + "precedence and the others are ignored.",
         requires: .assimilation,
+        waitsForAbsence: true,
         cases: [
             "resolve then reject", "reject then resolve", "resolve twice", "reject twice",
             "resolve at once, reject later", "reject at once, resolve later",
@@ -295,6 +299,7 @@ let thenableClauses: [Clause] = [
         "2.3.3.3.4.1", "a throw after a callback call is ignored",
         "If calling then throws after resolvePromise or rejectPromise was called, ignore the throw.",
         requires: .assimilation,
+        waitsForAbsence: true,
         cases: ["resolve then throw", "reject then throw", "resolve with a slow thenable then throw"]
     ) { context in
         try context.eachScript([
@@ -331,6 +336,7 @@ let thenableClauses: [Clause] = [
         "2.3.3.3.4.2", "a throw before any callback call rejects",
         "If calling then throws e before resolvePromise or rejectPromise was called, reject the promise with e.",
         requires: .assimilation,
+        waitsForAbsence: true,
         cases: ["throw at once", "throw, then resolve later", "throw, then reject later"]
     ) { context in
         try context.eachScript([
@@ -370,6 +376,7 @@ let thenableClauses: [Clause] = [
         "2.3.4", "a plain value fulfils",
         "If x is not an object or function (in Swift: neither a promise nor a thenable, a plain value), fulfil the "
             + "promise with x.",
+        waitsForAbsence: false,
         cases: [
             "returned from onFulfilled, already-fulfilled", "returned from onFulfilled, immediately-fulfilled",
             "returned from onRejected, already-rejected", "returned from onRejected, immediately-rejected",

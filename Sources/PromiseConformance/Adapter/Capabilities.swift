@@ -26,12 +26,13 @@ public struct Capabilities: OptionSet, Hashable, Sendable, CustomStringConvertib
     /// Every capability the suite knows.
     public static let everything: Capabilities = [.assimilation, .all, .race, .any, .cancellation]
 
+    /// Each capability the suite knows, with its name, in the order of ``everything``.
+    static let names: [(Capabilities, String)] = [
+        (.assimilation, "assimilation"), (.all, "all"), (.race, "race"), (.any, "any"), (.cancellation, "cancellation"),
+    ]
+
     /// The names of the capabilities in this set, e.g. `[assimilation, all]`.
     public var description: String {
-        let names: [(Capabilities, String)] = [
-            (.assimilation, "assimilation"), (.all, "all"), (.race, "race"), (.any, "any"),
-            (.cancellation, "cancellation"),
-        ]
-        return "[" + names.filter { contains($0.0) }.map(\.1).joined(separator: ", ") + "]"
+        "[" + Self.names.filter { contains($0.0) }.map(\.1).joined(separator: ", ") + "]"
     }
 }

@@ -6,127 +6,6 @@ struct ClauseFailure: Error {
     let message: String
 }
 
-/// What a handler saw.
-enum Outcome: Sendable, CustomStringConvertible {
-    case fulfilled(Sentinel)
-    case rejected(any Error)
-
-    var description: String {
-        switch self {
-        case .fulfilled(let value): "fulfilled with \(value)"
-        case .rejected(let error): "rejected with \(error)"
-        }
-    }
-
-    func isFulfilled(with value: Sentinel) -> Bool {
-        if case .fulfilled(let seen) = self { return seen == value }
-        return false
-    }
-
-    func isRejected(with error: SentinelError) -> Bool {
-        if case .rejected(let seen) = self { return (seen as? SentinelError) == error }
-        return false
-    }
-
-    var isRejected: Bool {
-        if case .rejected = self { return true }
-        return false
-    }
-
-    /// Same outcome: same sentinel, or same sentinel error (other errors never compare equal).
-    func same(as other: Outcome) -> Bool {
-        switch (self, other) {
-        case (.fulfilled(let a), .fulfilled(let b)): a == b
-        case (.rejected(let a), .rejected(let b)):
-            (a as? SentinelError).map { $0 == (b as? SentinelError) } ?? false
-        default: false
-        }
-    }
-}
-
-/// A thread-safe log of events that the clause thread can wait on, with the clause's deadline.
-final class Recorder<Event: Sendable>: Sendable {
-    private let events = Locked<[Event]>([])
-    private let signal = DispatchSemaphore(value: 0)
-
-    func record(_ event: Event) {
-        events.withLock { $0.append(event) }
-        signal.signal()
-    }
-
-    var snapshot: [Event] { events.withLock { $0 } }
-    var count: Int { events.withLock { $0.count } }
-
-    /// Waits until at least `count` events were recorded, or fails with "timed out" at `context`'s deadline (or at
-    /// `limit`, when it comes first).
-    func wait(
-        for count: Int, _ what: @autoclosure () -> String, in context: ClauseContext, until limit: DispatchTime? = nil
-    ) throws {
-        let deadline = min(context.deadline, limit ?? context.deadline)
-        while self.count < count {
-            if signal.wait(timeout: deadline) == .timedOut, self.count < count {
-                throw context.failure("timed out waiting for \(what())")
-            }
-        }
-    }
-}
-
-/// A one-shot flag, claimed by the first caller.
-final class Once: Sendable {
-    private let claimed = Locked(false)
-
-    func claim() -> Bool {
-        claimed.withLock { claimed in
-            let first = !claimed
-            claimed = true
-            return first
-        }
-    }
-}
-
-/// A flag set from any thread, and read later.
-final class Flag: Sendable {
-    private let value = Locked(false)
-
-    func mark() { value.withLock { $0 = true } }
-    var isSet: Bool { value.withLock { $0 } }
-}
-
-/// An object whose lifetime the suite watches through a weak reference.
-final class LifetimeToken: Sendable {}
-
-/// A weak reference the clause thread polls.
-final class WeakBox: @unchecked Sendable {
-    private let lock = Locked<Void>(())
-    private weak var object: AnyObject?
-
-    init(_ object: AnyObject?) {
-        self.object = object
-    }
-
-    var isAlive: Bool { lock.withLock { _ in object != nil } }
-}
-
-/// How the suite settles a promise in one of the JavaScript suite's ways (already, immediately, later, elsewhere).
-enum Settlement: Sendable {
-    case fulfil(Sentinel)
-    case reject(SentinelError)
-
-    var verb: String {
-        switch self {
-        case .fulfil: "fulfilled"
-        case .reject: "rejected"
-        }
-    }
-
-    var outcome: Outcome {
-        switch self {
-        case .fulfil(let value): .fulfilled(value)
-        case .reject(let error): .rejected(error)
-        }
-    }
-}
-
 /// Everything a clause body needs: the adapter, the deadline, and the helpers that observe promises.
 ///
 /// Clause bodies run synchronously on a thread of their own (see ``Conformance``) and wait with semaphores bounded
@@ -143,6 +22,8 @@ final class ClauseContext: @unchecked Sendable {
     /// How long "eventually" is, in the cases that settle a promise after a delay.
     let later: DispatchTimeInterval = .milliseconds(30)
     private var caseName: String?
+    /// The names of the top-level cases the clause entered, in order (``ClauseResult/casesRun``).
+    private(set) var casesRun: [String] = []
     /// How many times the clause waited the grace period.
     private(set) var graceWaits = 0
     private let queues = Locked<[DispatchQueue]>([])
@@ -179,6 +60,7 @@ final class ClauseContext: @unchecked Sendable {
     /// on with its other cases, so that a declared difference in one case does not hide a regression in the others.
     func inCase(_ name: String, _ body: () throws -> Void) throws {
         let outer = caseName
+        if outer == nil { casesRun.append(name) }
         caseName = outer.map { "\($0), \(name)" } ?? name
         defer { caseName = outer }
         guard outer == nil, deviatingCases.contains(name) else { return try body() }
@@ -271,6 +153,15 @@ final class ClauseContext: @unchecked Sendable {
         try expect(seen.isRejected, "expected \(what) to be rejected, but it was \(seen)")
     }
 
+    /// Waits for the first outcome, lets misbehaviour show, and checks every outcome seen is `expected`.
+    func expectOnly(_ recorder: Recorder<Outcome>, _ expected: Outcome, _ what: String = "the promise") throws {
+        try expect(recorder, expected, what)
+        waitGrace()
+        for seen in recorder.snapshot where !seen.same(as: expected) {
+            throw failure("\(what) was \(expected), then \(seen)")
+        }
+    }
+
     /// Checks that `promise` is still pending after the grace period.
     func expectPending(_ promise: ErasedPromise, _ what: String = "the promise") throws {
         let recorder = observe(promise)
@@ -281,29 +172,40 @@ final class ClauseContext: @unchecked Sendable {
 
     // MARK: The JavaScript suite's ways of settling
 
+    /// The names of ``eachWay(_:prefix:_:)``'s cases for a promise settled as `verb` (`fulfilled` or `rejected`),
+    /// each after `prefix`, in the order it runs them: what a clause that calls it lists in its ``Clause/cases``.
+    static func eachWayCases(_ verb: String, prefix: String = "") -> [String] {
+        ["already-\(verb)", "immediately-\(verb)", "eventually-\(verb)", "\(verb)-from-another-thread"].map {
+            prefix + $0
+        }
+    }
+
     /// Runs `body` once per way of settling a promise: already settled, settled immediately after `body` registered
-    /// its handlers, settled later, and settled from another thread. `body` registers handlers on the promise and
-    /// returns the checks to run after the promise was settled.
-    func eachWay(_ settlement: Settlement, _ body: (ErasedPromise) throws -> () throws -> Void) throws {
-        let verb = settlement.verb
-        try inCase("already-\(verb)") {
+    /// its handlers, settled later, and settled from another thread, each as a case named by
+    /// ``eachWayCases(_:prefix:)``. `body` registers handlers on the promise and returns the checks to run after the
+    /// promise was settled.
+    func eachWay(
+        _ settlement: Settlement, prefix: String = "", _ body: (ErasedPromise) throws -> () throws -> Void
+    ) throws {
+        let names = Self.eachWayCases(settlement.verb, prefix: prefix)
+        try inCase(names[0]) {
             let check = try body(settled(settlement))
             try check()
         }
-        try inCase("immediately-\(verb)") {
+        try inCase(names[1]) {
             let pending = pending()
             let check = try body(pending.promise)
             settle(pending, settlement)
             try check()
         }
-        try inCase("eventually-\(verb)") {
+        try inCase(names[2]) {
             let pending = pending()
             let check = try body(pending.promise)
             let settleLater: @Sendable () -> Void = { [self] in settle(pending, settlement) }
             DispatchQueue.global().asyncAfter(deadline: .now() + later, execute: settleLater)
             try check()
         }
-        try inCase("\(verb)-from-another-thread") {
+        try inCase(names[3]) {
             let pending = pending()
             let check = try body(pending.promise)
             let settleElsewhere: @Sendable () -> Void = { [self] in settle(pending, settlement) }
@@ -328,25 +230,4 @@ final class ClauseContext: @unchecked Sendable {
         queues.withLock { $0.append(marked.queue) }
         return marked
     }
-}
-
-/// A queue carrying a `DispatchSpecificKey` value, so a handler can tell whether it runs on it.
-struct MarkedQueue: Sendable {
-    private static let key = DispatchSpecificKey<Int>()
-    private static let counter = Locked(0)
-
-    let queue: DispatchQueue
-    let mark: Int
-
-    init(label: String, concurrent: Bool) {
-        mark = Self.counter.withLock { count in
-            count += 1
-            return count
-        }
-        queue = DispatchQueue(label: "PromiseConformance.\(label)", attributes: concurrent ? [.concurrent] : [])
-        queue.setSpecific(key: Self.key, value: mark)
-    }
-
-    /// Whether the caller runs on this queue.
-    var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.key) == mark }
 }

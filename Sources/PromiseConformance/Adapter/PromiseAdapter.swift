@@ -19,8 +19,16 @@ import Dispatch
 /// once, and a completion that overtakes its value loses it.
 ///
 /// ## Capabilities
-/// Declare in ``capabilities`` what the implementation offers beyond `then`, and implement the matching requirements
-/// (their defaults stop the program, since the suite never calls them unless declared).
+/// Declare in ``capabilities`` what the implementation offers beyond `then`, and implement the members that go with
+/// each: ``assimilated(_:)`` with ``Capabilities/assimilation``, ``all(_:completion:)`` with ``Capabilities/all``,
+/// ``race(_:)`` with ``Capabilities/race``, ``any(_:)`` with ``Capabilities/any``, and both ``cancellablePending()``
+/// and ``isCancellation(_:)`` with ``Capabilities/cancellation``. Their defaults only answer as a failure would: a
+/// capability declared without its member fails that capability's clauses with a message naming the member, e.g.
+/// "the adapter declares .race but does not implement `race(_:)`".
+///
+/// `all` hands its values to a completion callback, where `race` and `any` return a promise: their result is one
+/// ``Sentinel``, which a promise of this adapter carries, but `all`'s is an array, which a promise of a `Sentinel`
+/// cannot; the implementation's own promise of an array is another type, which the adapter turns into the callback.
 ///
 /// ## Deviations
 /// List in ``deviations`` the clauses the implementation departs from by design, with the reason. The suite still
@@ -79,6 +87,10 @@ public protocol PromiseAdapter: Sendable {
 
     /// Calls `completion` once with every value in input order when all of `promises` fulfil, or with the first
     /// rejection. Required by ``Capabilities/all``.
+    ///
+    /// A callback, where ``race(_:)`` and ``any(_:)`` return a promise: `all`'s result is an array of values, which a
+    /// ``Promise`` (a promise of one ``Sentinel``) cannot carry. Call `completion` from the implementation's own
+    /// `all`, as PromiseKitStyle's adapter does: `when(fulfilled: promises).pipe { completion(Swift.Result($0)) }`.
     func all(_ promises: [Promise], completion: @escaping @Sendable (Result<[Sentinel], any Error>) -> Void)
 
     /// A promise settled like the first of `promises` to settle. Required by ``Capabilities/race``.
@@ -137,39 +149,44 @@ extension PromiseAdapter {
         Promise.self is AnyObject.Type ? promise as AnyObject : nil
     }
 
-    /// Stops the program: the suite only calls it when ``Capabilities/assimilation`` is declared.
+    /// Not implemented: a promise rejected with an error naming this member. Declaring ``Capabilities/assimilation``
+    /// without implementing it fails the assimilation clauses with a message that says so.
     public func assimilated(_ thenable: any Thenable) -> Promise {
-        undeclared(.assimilation)
+        rejected(AdapterMember.assimilated.defaultAnswered(in: name))
     }
 
-    /// Stops the program: the suite only calls it when ``Capabilities/all`` is declared.
+    /// Not implemented: calls `completion` with an error naming this member. Declaring ``Capabilities/all`` without
+    /// implementing it fails `swift.combinator.all` with a message that says so.
     public func all(_ promises: [Promise], completion: @escaping @Sendable (Result<[Sentinel], any Error>) -> Void) {
-        undeclared(.all)
+        completion(.failure(AdapterMember.all.defaultAnswered(in: name)))
     }
 
-    /// Stops the program: the suite only calls it when ``Capabilities/race`` is declared.
+    /// Not implemented: a promise rejected with an error naming this member. Declaring ``Capabilities/race`` without
+    /// implementing it fails `swift.combinator.race` with a message that says so.
     public func race(_ promises: [Promise]) -> Promise {
-        undeclared(.race)
+        rejected(AdapterMember.race.defaultAnswered(in: name))
     }
 
-    /// Stops the program: the suite only calls it when ``Capabilities/any`` is declared.
+    /// Not implemented: a promise rejected with an error naming this member. Declaring ``Capabilities/any`` without
+    /// implementing it fails `swift.combinator.any` with a message that says so.
     public func any(_ promises: [Promise]) -> Promise {
-        undeclared(.any)
+        rejected(AdapterMember.any.defaultAnswered(in: name))
     }
 
-    /// Stops the program: the suite only calls it when ``Capabilities/cancellation`` is declared.
+    /// Not implemented: a promise rejected with an error naming this member, and a cancel function that does nothing.
+    /// Declaring ``Capabilities/cancellation`` without implementing it fails `swift.cancel` with a message that says so.
     public func cancellablePending() -> (
         promise: Promise, fulfill: @Sendable (Sentinel) -> Void, cancel: @Sendable () -> Void
     ) {
-        undeclared(.cancellation)
+        let pending = pending()
+        pending.reject(AdapterMember.cancellablePending.defaultAnswered(in: name))
+        return (pending.promise, pending.fulfill, {})
     }
 
-    /// Stops the program: the suite only calls it when ``Capabilities/cancellation`` is declared.
+    /// Not implemented: false. Declaring ``Capabilities/cancellation`` without implementing it fails `swift.cancel`
+    /// with a message that says so.
     public func isCancellation(_ error: any Error) -> Bool {
-        undeclared(.cancellation)
-    }
-
-    private func undeclared(_ capability: Capabilities) -> Never {
-        preconditionFailure("\(name): capability \(capability) is not implemented by this adapter")
+        _ = AdapterMember.isCancellation.defaultAnswered(in: name)
+        return false
     }
 }

@@ -30,6 +30,7 @@ let combinatorClauses: [Clause] = [
         "swift.combinator.all", "all: every value in order, or the first rejection",
         "all(promises) fulfils with every value in input order once all fulfil, and rejects with the first rejection.",
         requires: .all,
+        waitsForAbsence: true,
         cases: [
             "inputs fulfilled in reverse order from other threads", "inputs already fulfilled", "no input",
             "one input rejects while others are pending", "the first of two rejections wins",
@@ -81,6 +82,7 @@ let combinatorClauses: [Clause] = [
         "race(promises) settles like the first input to settle, fulfilled or rejected; later settlements are ignored "
             + "(the suite settles the others only after the race settled).",
         requires: .race,
+        waitsForAbsence: true,
         cases: ["a fulfilment first", "a rejection first", "an input already fulfilled"]
     ) { context in
         try context.inCase("a fulfilment first") {
@@ -117,6 +119,7 @@ let combinatorClauses: [Clause] = [
         "any(promises) fulfils like the first input to fulfil, even after rejections, and rejects once every input "
             + "has rejected.",
         requires: .any,
+        waitsForAbsence: true,
         cases: ["a fulfilment after a rejection", "every input rejects", "an input already fulfilled"]
     ) { context in
         try context.inCase("a fulfilment after a rejection") {

@@ -42,6 +42,7 @@ let swiftClauses: [Clause] = [
     Clause(
         "swift.queue", "handlers run on the queue asked for",
         "A handler registered with `then(on: queue)` runs on that queue (checked with a DispatchSpecificKey).",
+        waitsForAbsence: false,
         cases: ["serial queue", "concurrent queue", "derived promise on another queue", "adopted promise"]
     ) { context in
         let serial = context.markedQueue("serial")
@@ -94,45 +95,49 @@ let swiftClauses: [Clause] = [
         "swift.race", "exactly-once settlement under racing threads",
         "When fulfil and reject race from threads released together at a barrier, the promise settles once, and every "
             + "handler (registered before, during or after) runs once and sees that one outcome.",
-        cases: ["fulfil and reject from racing threads, handlers registered before, during and after"]
+        waitsForAbsence: true,
+        cases: [racingResolversCase]
     ) { context in
-        var observed: [[Recorder<Outcome>]] = []
-        try RacingThreads.with(parties: 5) { threads in
-            for _ in 0..<context.raceIterations {
-                let pending = context.pending()
-                let before = context.observe(pending.promise)
-                let during = Recorder<Outcome>()
-                try context.race(threads, "the racing resolvers") { party in
-                    switch party {
-                    case 0, 2: pending.fulfill(Sentinel(party))
-                    case 1, 3: pending.reject(SentinelError(party))
-                    default:
-                        _ = context.then(
-                            pending.promise, onFulfilled: fulfilling { during.record(.fulfilled($0)) },
-                            onRejected: rejecting { during.record(.rejected($0)) })
+        try context.inCase(racingResolversCase) {
+            var observed: [[Recorder<Outcome>]] = []
+            try RacingThreads.with(parties: 5) { threads in
+                for _ in 0..<context.raceIterations {
+                    let pending = context.pending()
+                    let before = context.observe(pending.promise)
+                    let during = Recorder<Outcome>()
+                    try context.race(threads, "the racing resolvers") { party in
+                        switch party {
+                        case 0, 2: pending.fulfill(Sentinel(party))
+                        case 1, 3: pending.reject(SentinelError(party))
+                        default:
+                            _ = context.then(
+                                pending.promise, onFulfilled: fulfilling { during.record(.fulfilled($0)) },
+                                onRejected: rejecting { during.record(.rejected($0)) })
+                        }
                     }
+                    observed.append([before, during, context.observe(pending.promise)])
                 }
-                observed.append([before, during, context.observe(pending.promise)])
             }
-        }
-        for recorders in observed {
-            for recorder in recorders { try recorder.wait(for: 1, "every handler", in: context) }
-        }
-        context.waitGrace()
-        for (iteration, recorders) in observed.enumerated() {
-            let seen = recorders.map(\.snapshot)
-            let first = seen[0][0]
-            let consistent = seen.allSatisfy { $0.count == 1 && $0[0].same(as: first) }
-            try context.expect(
-                consistent,
-                "iteration \(iteration): handlers registered before, during and after saw "
-                    + seen.map { "\($0)" }.joined(separator: ", "))
+            for recorders in observed {
+                for recorder in recorders { try recorder.wait(for: 1, "every handler", in: context) }
+            }
+            context.waitGrace()
+            for (iteration, recorders) in observed.enumerated() {
+                let seen = recorders.map(\.snapshot)
+                let first = seen[0][0]
+                let consistent = seen.allSatisfy { $0.count == 1 && $0[0].same(as: first) }
+                try context.expect(
+                    consistent,
+                    "iteration \(iteration): handlers registered before, during and after saw "
+                        + seen.map { "\($0)" }.joined(separator: ", "))
+            }
         }
     },
     Clause(
         "swift.concurrentRegistration", "handlers registered from many threads",
         "Handlers registered from threads released together at a barrier each run once, in registration order per "
             + "thread.",
+        waitsForAbsence: true,
         cases: [
             "registered while pending", "registered while the promise is fulfilled",
             "registered on a fulfilled promise",
@@ -204,6 +209,7 @@ let swiftClauses: [Clause] = [
         "swift.deepChain", "deep chains: 20,000 handlers settled, 100,000 dropped",
         "A chain of 20,000 `then` handlers settles, and an unsettled chain of 100,000 is freed once dropped, without "
             + "overflowing the stack of a 1 MiB thread (both 1,000,000 with PROMISES_STRESS=1).",
+        waitsForAbsence: false,
         cases: [
             "fulfilled through the chain", "rejected through the chain", "on a serial queue",
             "each step adopts a fulfilled promise", "an unsettled chain dropped",
@@ -262,6 +268,7 @@ let swiftClauses: [Clause] = [
     Clause(
         "swift.release", "settled promises and handlers are freed",
         "A settled promise and its handlers are freed once nothing holds them (checked with weak references).",
+        waitsForAbsence: false,
         cases: [
             "a fulfilled promise, its handler and derived promise", "a handler, once run, while its promise is held",
             "a rejected chain", "a pending promise nothing holds",
@@ -323,3 +330,6 @@ let swiftClauses: [Clause] = [
         }
     },
 ]
+
+/// The one case of `swift.race`.
+private let racingResolversCase = "fulfil and reject from racing threads, handlers registered before, during and after"

@@ -19,6 +19,7 @@ struct ResultRecord: Codable {
     let seconds: Double
     let graceWaits: Int
     let assimilatedByHelper: Bool
+    let casesRun: [String]
 
     init(_ result: ClauseResult) {
         clause = result.clause.id
@@ -27,6 +28,7 @@ struct ResultRecord: Codable {
         seconds = result.duration.seconds
         graceWaits = result.graceWaits
         assimilatedByHelper = result.assimilatedByHelper
+        casesRun = result.casesRun
     }
 
     /// The line the child prints.
@@ -56,7 +58,7 @@ struct ResultRecord: Codable {
             }
         return ClauseResult(
             clause: clause, status: status, duration: .milliseconds(Int(seconds * 1000)), graceWaits: graceWaits,
-            assimilatedByHelper: assimilatedByHelper)
+            assimilatedByHelper: assimilatedByHelper, casesRun: casesRun)
     }
 }
 

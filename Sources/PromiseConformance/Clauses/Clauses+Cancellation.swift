@@ -23,6 +23,7 @@ let cancellationClauses: [Clause] = [
         "Cancelling a pending promise settles it as cancelled once, and promises derived from it without a rejection "
             + "handler are cancelled too; cancelling a settled promise changes nothing.",
         requires: .cancellation,
+        waitsForAbsence: true,
         cases: [
             "cancel a pending promise", "cancel twice", "cancel from another thread", "cancellation flows down a chain",
             "cancel after fulfilment", "fulfil after cancellation",

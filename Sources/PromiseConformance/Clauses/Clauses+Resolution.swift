@@ -21,6 +21,7 @@ let resolutionClauses: [Clause] = [
         "2.3.1", "returning the derived promise itself rejects it",
         "If a handler returns the very promise `then` returned, that promise is rejected (with a TypeError in "
             + "JavaScript) instead of waiting on itself forever.",
+        waitsForAbsence: false,
         cases: ["from onFulfilled", "from onRejected", "from onFulfilled on a serial queue"]
     ) { context in
         let queue = context.markedQueue("cycle").queue
@@ -62,6 +63,7 @@ let resolutionClauses: [Clause] = [
         "2.3.2.1", "adopting a pending promise waits",
         "If a handler returns a pending promise x, the derived promise remains pending until x is fulfilled or "
             + "rejected.",
+        waitsForAbsence: true,
         cases: ["x fulfilled later", "x rejected later", "x never settled"]
     ) { context in
         for (name, settlement) in [
@@ -89,9 +91,10 @@ let resolutionClauses: [Clause] = [
     Clause(
         "2.3.2.2", "adopting a fulfilled promise",
         "If/when x is fulfilled, the derived promise is fulfilled with the same value.",
-        cases: eachWayCasesForX("fulfilled")
+        waitsForAbsence: false,
+        cases: ClauseContext.eachWayCases("fulfilled", prefix: "x ")
     ) { context in
-        try context.eachWay(.fulfil(Sentinel(2))) { x in
+        try context.eachWay(.fulfil(Sentinel(2)), prefix: "x ") { x in
             let viaFulfilled = context.then(context.adapter.fulfilled(Sentinel(1)), onFulfilled: { _ in .adopt(x) })
             let viaRejected = context.then(context.adapter.rejected(SentinelError(1)), onRejected: { _ in .adopt(x) })
             return {
@@ -103,9 +106,10 @@ let resolutionClauses: [Clause] = [
     Clause(
         "2.3.2.3", "adopting a rejected promise",
         "If/when x is rejected, the derived promise is rejected with the same reason.",
-        cases: eachWayCasesForX("rejected")
+        waitsForAbsence: false,
+        cases: ClauseContext.eachWayCases("rejected", prefix: "x ")
     ) { context in
-        try context.eachWay(.reject(SentinelError(2))) { x in
+        try context.eachWay(.reject(SentinelError(2)), prefix: "x ") { x in
             let viaFulfilled = context.then(context.adapter.fulfilled(Sentinel(1)), onFulfilled: { _ in .adopt(x) })
             let viaRejected = context.then(context.adapter.rejected(SentinelError(1)), onRejected: { _ in .adopt(x) })
             return {
@@ -115,7 +119,3 @@ let resolutionClauses: [Clause] = [
         }
     },
 ]
-
-private func eachWayCasesForX(_ verb: String) -> [String] {
-    ["x already-\(verb)", "x immediately-\(verb)", "x eventually-\(verb)", "x \(verb)-from-another-thread"]
-}

@@ -84,7 +84,9 @@ public enum Conformance {
         let run = await execute(
             clause, adapter, caseDeviations: caseDeviations, timeout: timeout, stress: stress, grace: grace)
         let status: ClauseStatus
-        if let declared = adapter.deviations[clause.id] {
+        if let missing = run.missingMembers {
+            status = .failed(missing)  // the adapter's own error: never taken for a declared deviation
+        } else if let declared = adapter.deviations[clause.id] {
             status = self.status(declared: declared, failure: run.failure)
         } else if let failure = run.failure {
             status = .failed(failure)  // a case not declared as a deviation: never hidden by those that are
@@ -102,7 +104,7 @@ public enum Conformance {
         }
         return ClauseResult(
             clause: clause, status: status, duration: clock.now - start, graceWaits: run.graceWaits,
-            assimilatedByHelper: run.usedAssimilationHelper)
+            assimilatedByHelper: run.usedAssimilationHelper, casesRun: run.casesRun)
     }
 
     /// The errors in an adapter's ``PromiseAdapter/deviations``: each key must be a clause id, or a clause id, `#` and
@@ -144,15 +146,16 @@ public enum Conformance {
         }
     }
 
-    /// Runs the clause body on its own thread; returns nil when it passed, else the failure message, and the number of
-    /// grace waits the clause made.
     /// What running a clause body showed: the failure message of a case not declared as a deviation, the grace
-    /// waits, and the departures seen in the cases declared as deviations (case name → message).
+    /// waits, the departures seen in the cases declared as deviations (case name → message), and the cases entered;
+    /// or, instead of running it, the members of its capabilities that the adapter does not implement.
     struct Execution: Sendable {
         var failure: String?
         var graceWaits = 0
         var observed: [String: String] = [:]
         var usedAssimilationHelper = false
+        var casesRun: [String] = []
+        var missingMembers: String?
     }
 
     private static func execute(
@@ -166,19 +169,23 @@ public enum Conformance {
                 let context = ClauseContext(
                     adapter: adapter, deadline: deadline, stress: stress, grace: grace.seconds,
                     cycleDetectionLimit: cycleDetectionLimit.seconds, deviatingCases: Set(caseDeviations.keys))
+                let missing = AdapterMember.missing(in: adapter, for: clause.requires)
                 var message: String?
-                do {
-                    try clause.body(context)
-                } catch let failure as ClauseFailure {
-                    message = failure.message
-                } catch {
-                    message = "unexpected error \(error)"
+                if missing.isEmpty {
+                    do {
+                        try clause.body(context)
+                    } catch let failure as ClauseFailure {
+                        message = failure.message
+                    } catch {
+                        message = "unexpected error \(error)"
+                    }
                 }
                 if once.claim() {
                     continuation.resume(
                         returning: Execution(
                             failure: message, graceWaits: context.graceWaits, observed: context.observedDeviations,
-                            usedAssimilationHelper: context.usedAssimilationHelper))
+                            usedAssimilationHelper: context.usedAssimilationHelper, casesRun: context.casesRun,
+                            missingMembers: missing.isEmpty ? nil : AdapterMember.failureMessage(missing)))
                 }
             }
             thread.name = "PromiseConformance \(clause.id)"

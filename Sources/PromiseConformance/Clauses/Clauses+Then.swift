@@ -3,51 +3,7 @@ import Foundation
 
 // A+ 2.2: the `then` method.
 
-/// The identity of a thread, to tell whether a handler runs nested inside a call made on that thread.
-struct ThreadIdentity: @unchecked Sendable {
-    private let thread: pthread_t
-
-    static var current: ThreadIdentity { ThreadIdentity(thread: pthread_self()) }
-
-    var isCurrent: Bool { pthread_equal(thread, pthread_self()) != 0 }
-}
-
-/// Records whether handlers run nested inside a call (`then`, `fulfill`, `reject`) made on the clause thread.
-final class NestingProbe: Sendable {
-    private let caller = ThreadIdentity.current
-    private let inside = Locked(false)
-    let nested = Recorder<Bool>()
-
-    /// Runs `call` marked as "inside".
-    func during<T>(_ call: () -> T) -> T {
-        inside.withLock { $0 = true }
-        defer { inside.withLock { $0 = false } }
-        return call()
-    }
-
-    /// Called by a handler: records whether it runs inside the marked call, on the caller's stack.
-    func handlerRuns() {
-        nested.record(caller.isCurrent && inside.withLock { $0 })
-    }
-}
-
 extension ClauseContext {
-    /// A handler pair that records what it sees under `label` in `log`, and passes it on.
-    func logging(_ log: Recorder<String>, _ label: String) -> (
-        ErasedAdapter.FulfilledHandler, ErasedAdapter.RejectedHandler
-    ) {
-        (
-            { value in
-                log.record(label)
-                return .fulfill(value)
-            },
-            { error in
-                log.record(label)
-                return .reject(error)
-            }
-        )
-    }
-
     /// 2.2.2.1 / 2.2.3.1: the handler for `settlement` is called with the value or reason.
     func checkHandlerCalled(_ settlement: Settlement) throws {
         try eachWay(settlement) { promise in
@@ -240,41 +196,11 @@ extension ClauseContext {
     }
 }
 
-extension Recorder {
-    /// Waits for one event without failing; false on timeout.
-    func signalWait(until deadline: DispatchTime) -> Bool {
-        while count < 1 {
-            if DispatchTime.now() >= deadline { return false }
-            Thread.sleep(forTimeInterval: 0.001)
-        }
-        return true
-    }
-}
-
-/// A fulfilment handler that runs `action` and passes the value on.
-func fulfilling(_ action: @escaping @Sendable (Sentinel) -> Void) -> ErasedAdapter.FulfilledHandler {
-    { value in
-        action(value)
-        return .fulfill(value)
-    }
-}
-
-/// A rejection handler that runs `action` and passes the reason on.
-func rejecting(_ action: @escaping @Sendable (any Error) -> Void) -> ErasedAdapter.RejectedHandler {
-    { error in
-        action(error)
-        return .reject(error)
-    }
-}
-
-private func eachWayCases(_ verb: String) -> [String] {
-    ["already-\(verb)", "immediately-\(verb)", "eventually-\(verb)", "\(verb)-from-another-thread"]
-}
-
 let thenClauses: [Clause] = [
     Clause(
         "2.2.1.1", "a missing onFulfilled is ignored",
         "onFulfilled is optional: when it is not a function (nil in Swift), it is ignored.",
+        waitsForAbsence: true,
         cases: ["fulfilled without onFulfilled", "fulfilled without any handler", "rejected without onFulfilled"]
     ) { context in
         try context.inCase("fulfilled without onFulfilled") {
@@ -297,6 +223,7 @@ let thenClauses: [Clause] = [
     Clause(
         "2.2.1.2", "a missing onRejected is ignored",
         "onRejected is optional: when it is not a function (nil in Swift), it is ignored.",
+        waitsForAbsence: true,
         cases: ["rejected without onRejected", "rejected without any handler", "fulfilled without onRejected"]
     ) { context in
         try context.inCase("rejected without onRejected") {
@@ -319,13 +246,15 @@ let thenClauses: [Clause] = [
     Clause(
         "2.2.2.1", "onFulfilled gets the value",
         "onFulfilled must be called after the promise is fulfilled, with its value as first argument.",
-        cases: eachWayCases("fulfilled")
+        waitsForAbsence: false,
+        cases: ClauseContext.eachWayCases("fulfilled")
     ) { context in
         try context.checkHandlerCalled(.fulfil(Sentinel(1)))
     },
     Clause(
         "2.2.2.2", "onFulfilled not called early",
         "onFulfilled must not be called before the promise is fulfilled.",
+        waitsForAbsence: true,
         cases: ["settled after a delay", "never settled", "settled the other way"]
     ) { context in
         try context.checkHandlerNotCalledEarly(.fulfil(Sentinel(1)), other: .reject(SentinelError(1)))
@@ -333,7 +262,8 @@ let thenClauses: [Clause] = [
     Clause(
         "2.2.2.3", "onFulfilled called at most once",
         "onFulfilled must not be called more than once.",
-        cases: eachWayCases("fulfilled") + ["settled several times", "several handlers, each once"]
+        waitsForAbsence: true,
+        cases: ClauseContext.eachWayCases("fulfilled") + ["settled several times", "several handlers, each once"]
     ) { context in
         try context.checkHandlerCalledOnce(
             .fulfil(Sentinel(1)), others: [.fulfil(Sentinel(2)), .reject(SentinelError(3))])
@@ -341,13 +271,15 @@ let thenClauses: [Clause] = [
     Clause(
         "2.2.3.1", "onRejected gets the reason",
         "onRejected must be called after the promise is rejected, with its reason as first argument.",
-        cases: eachWayCases("rejected")
+        waitsForAbsence: false,
+        cases: ClauseContext.eachWayCases("rejected")
     ) { context in
         try context.checkHandlerCalled(.reject(SentinelError(1)))
     },
     Clause(
         "2.2.3.2", "onRejected not called early",
         "onRejected must not be called before the promise is rejected.",
+        waitsForAbsence: true,
         cases: ["settled after a delay", "never settled", "settled the other way"]
     ) { context in
         try context.checkHandlerNotCalledEarly(.reject(SentinelError(1)), other: .fulfil(Sentinel(1)))
@@ -355,7 +287,8 @@ let thenClauses: [Clause] = [
     Clause(
         "2.2.3.3", "onRejected called at most once",
         "onRejected must not be called more than once.",
-        cases: eachWayCases("rejected") + ["settled several times", "several handlers, each once"]
+        waitsForAbsence: true,
+        cases: ClauseContext.eachWayCases("rejected") + ["settled several times", "several handlers, each once"]
     ) { context in
         try context.checkHandlerCalledOnce(
             .reject(SentinelError(1)), others: [.reject(SentinelError(2)), .fulfil(Sentinel(3))])
@@ -364,6 +297,7 @@ let thenClauses: [Clause] = [
         "2.2.4", "handlers run asynchronously",
         "onFulfilled or onRejected must not be called until the caller's stack has unwound (never inside `then`, "
             + "`fulfill` or `reject`).",
+        waitsForAbsence: false,
         cases: ["fulfilled", "rejected"].flatMap { verb in
             [
                 "then on an already-\(verb) promise", "handler registered on a pending promise, then \(verb)",
@@ -384,7 +318,8 @@ let thenClauses: [Clause] = [
         "2.2.6.1", "onFulfilled handlers run in order",
         "then may be called many times on one promise; when it is fulfilled, all onFulfilled handlers run in the "
             + "order of their then calls.",
-        cases: eachWayCases("fulfilled") + [
+        waitsForAbsence: true,
+        cases: ClauseContext.eachWayCases("fulfilled") + [
             "one handler throws", "a handler added inside another handler runs after the others",
             "each handler's derived promise gets its own result",
         ]
@@ -395,7 +330,8 @@ let thenClauses: [Clause] = [
         "2.2.6.2", "onRejected handlers run in order",
         "then may be called many times on one promise; when it is rejected, all onRejected handlers run in the "
             + "order of their then calls.",
-        cases: eachWayCases("rejected") + [
+        waitsForAbsence: true,
+        cases: ClauseContext.eachWayCases("rejected") + [
             "one handler throws", "a handler added inside another handler runs after the others",
             "each handler's derived promise gets its own result",
         ]
@@ -405,7 +341,8 @@ let thenClauses: [Clause] = [
     Clause(
         "2.2.7.1", "a returned value fulfils the derived promise",
         "If a handler returns a value x, the derived promise is resolved with x.",
-        cases: eachWayCases("fulfilled") + eachWayCases("rejected")
+        waitsForAbsence: false,
+        cases: ClauseContext.eachWayCases("fulfilled") + ClauseContext.eachWayCases("rejected")
     ) { context in
         try context.eachWay(.fulfil(Sentinel(1))) { promise in
             let derived = context.then(promise, onFulfilled: { _ in .fulfill(Sentinel(2)) })
@@ -419,7 +356,8 @@ let thenClauses: [Clause] = [
     Clause(
         "2.2.7.2", "a thrown error rejects the derived promise",
         "If a handler throws e, the derived promise is rejected with e as the reason.",
-        cases: eachWayCases("fulfilled") + eachWayCases("rejected")
+        waitsForAbsence: false,
+        cases: ClauseContext.eachWayCases("fulfilled") + ClauseContext.eachWayCases("rejected")
     ) { context in
         try context.eachWay(.fulfil(Sentinel(1))) { promise in
             let derived = context.then(promise, onFulfilled: { _ in .reject(SentinelError(2)) })
@@ -434,7 +372,8 @@ let thenClauses: [Clause] = [
         "2.2.7.3", "fulfilment passes through a missing onFulfilled",
         "If onFulfilled is missing and the promise is fulfilled, the derived promise is fulfilled with the same "
             + "value.",
-        cases: eachWayCases("fulfilled")
+        waitsForAbsence: true,
+        cases: ClauseContext.eachWayCases("fulfilled")
     ) { context in
         try context.eachWay(.fulfil(Sentinel(1))) { promise in
             let derived = context.then(promise, onRejected: { _ in .fulfill(Sentinel(99)) })
@@ -444,7 +383,8 @@ let thenClauses: [Clause] = [
     Clause(
         "2.2.7.4", "rejection passes through a missing onRejected",
         "If onRejected is missing and the promise is rejected, the derived promise is rejected with the same reason.",
-        cases: eachWayCases("rejected")
+        waitsForAbsence: true,
+        cases: ClauseContext.eachWayCases("rejected")
     ) { context in
         try context.eachWay(.reject(SentinelError(1))) { promise in
             let derived = context.then(promise, onFulfilled: { _ in .fulfill(Sentinel(99)) })

@@ -21,12 +21,19 @@ public struct Clause: Sendable, Hashable, Identifiable, CustomStringConvertible 
     /// (2.2.5 "called as functions", 2.3.3.2 "retrieving `then` throws", 2.3.3.4 "`then` is not a function"); nil for
     /// every clause the suite runs.
     public let notMeaningful: String?
+    /// Whether the clause checks that something does *not* happen (a second or an early call, a second outcome, a
+    /// promise that must stay pending), and so waits the grace period (``Conformance/defaultGrace``) after what it
+    /// expected. False for a clause that only waits for what must happen (a value or a reason passed on, a handler
+    /// that does not run inside `then`, a settled promise adopted, a queue, a chain's end, an object freed), and for
+    /// one that is ``notMeaningful``. Each clause declares it; ``ClauseResult/graceWaits`` counts the waits of one run,
+    /// and the suite's tests check that the two agree.
+    public let waitsForAbsence: Bool
 
     let body: @Sendable (ClauseContext) throws -> Void
 
     init(
-        _ id: String, _ title: String, _ statement: String, requires: Capabilities = [], cases: [String],
-        body: @escaping @Sendable (ClauseContext) throws -> Void
+        _ id: String, _ title: String, _ statement: String, requires: Capabilities = [], waitsForAbsence: Bool,
+        cases: [String], body: @escaping @Sendable (ClauseContext) throws -> Void
     ) {
         self.id = id
         self.title = title
@@ -34,6 +41,7 @@ public struct Clause: Sendable, Hashable, Identifiable, CustomStringConvertible 
         self.requires = requires
         self.cases = cases
         self.notMeaningful = nil
+        self.waitsForAbsence = waitsForAbsence
         self.body = body
     }
 
@@ -45,21 +53,9 @@ public struct Clause: Sendable, Hashable, Identifiable, CustomStringConvertible 
         self.requires = []
         self.cases = []
         self.notMeaningful = reason
+        self.waitsForAbsence = false
         self.body = { _ in }
     }
-
-    /// Whether the clause checks that something does *not* happen (a second or an early call, a second outcome, a
-    /// promise that must stay pending), and so waits the grace period (``Conformance/defaultGrace``) after what it
-    /// expected: every clause but those that only wait for what must happen (values and reasons passed on, handlers
-    /// not run inside `then`, adoption of settled promises, 2.3.1's rejection, 2.3.4's plain values, `swift.queue`,
-    /// `swift.deepChain` and `swift.release`), and those that are ``notMeaningful``. ``ClauseResult/graceWaits``
-    /// counts the waits of one run.
-    public var waitsForAbsence: Bool { notMeaningful == nil && !Self.waitingOnlyForWhatMustHappen.contains(id) }
-
-    private static let waitingOnlyForWhatMustHappen: Set<String> = [
-        "2.2.2.1", "2.2.3.1", "2.2.4", "2.2.7.1", "2.2.7.2", "2.3.1", "2.3.2.2", "2.3.2.3", "2.3.4", "swift.queue",
-        "swift.deepChain", "swift.release",
-    ]
 
     /// The numbers of the 34 leaf requirements of Promises/A+ 1.1 section 2, in the spec's order; ``all`` has one
     /// clause for each (a parent such as 2.1.2 or 2.3.3.3 has no clause of its own: its leaves do).

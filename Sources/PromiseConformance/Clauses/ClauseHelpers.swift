@@ -1,0 +1,59 @@
+// What several clause files share: handlers that do something and pass the outcome on, and the small thread-safe
+// probes that handlers record into.
+
+/// A fulfilment handler that runs `action` and passes the value on.
+func fulfilling(_ action: @escaping @Sendable (Sentinel) -> Void) -> ErasedAdapter.FulfilledHandler {
+    { value in
+        action(value)
+        return .fulfill(value)
+    }
+}
+
+/// A rejection handler that runs `action` and passes the reason on.
+func rejecting(_ action: @escaping @Sendable (any Error) -> Void) -> ErasedAdapter.RejectedHandler {
+    { error in
+        action(error)
+        return .reject(error)
+    }
+}
+
+extension ClauseContext {
+    /// A handler pair that records what it sees under `label` in `log`, and passes it on.
+    func logging(_ log: Recorder<String>, _ label: String) -> (
+        ErasedAdapter.FulfilledHandler, ErasedAdapter.RejectedHandler
+    ) {
+        (
+            { value in
+                log.record(label)
+                return .fulfill(value)
+            },
+            { error in
+                log.record(label)
+                return .reject(error)
+            }
+        )
+    }
+}
+
+/// A flag set from any thread, and read later.
+final class Flag: Sendable {
+    private let value = Locked(false)
+
+    func mark() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
+}
+
+/// An object whose lifetime the suite watches through a weak reference.
+final class LifetimeToken: Sendable {}
+
+/// A weak reference the clause thread polls.
+final class WeakBox: @unchecked Sendable {
+    private let lock = Locked<Void>(())
+    private weak var object: AnyObject?
+
+    init(_ object: AnyObject?) {
+        self.object = object
+    }
+
+    var isAlive: Bool { lock.withLock { _ in object != nil } }
+}
