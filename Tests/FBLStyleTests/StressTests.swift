@@ -46,7 +46,7 @@ extension FBLStyleTests {
                 top = Promise(0).then(on: concurrentQueue) { _ in inner }
             }
             // Let every step register its adoption, then resolve the innermost promise: the resolution climbs through
-            // all the adopting promises inline, through the drain loop instead of the stack.
+            // all the adopting promises inline, through the trampoline instead of the stack.
             #expect(!waitForPromises(timeout: 0.5) || top.isPending)
             bottom.fulfill(7)
             #expect(try await top.valueAfterWaiting() == 7)
