@@ -38,7 +38,7 @@ extension Promise {
 @usableFromInline func fulfilmentError<Value>(of value: Value) -> (any Error)? {
     guard ErrorTypeCache.mayBeError(Value.self) else { return nil }
     // `Any` may hold anything, but what it holds has a type of its own, which the cache knows as well.
-    if Value.self == Any.self, !ErrorTypeCache.mayBeError(type(of: unsafeBitCast(value, to: Any.self))) {
+    if Value.self == Any.self, !ErrorTypeCache.mayBeError(type(of: value as Any)) {
         return nil
     }
     guard let error = value as? any Error else { return nil }
@@ -46,11 +46,23 @@ extension Promise {
     if errorType is AnyObject.Type {
         return errorType is NSError.Type ? error : nil
     }
-    if let bridgeable = error as? any _ObjectiveCBridgeable, !(bridgeable._bridgeToObjectiveC() is NSError) {
-        return nil
-    }
-    return error
+    return bridgesToAnotherClass(error) ? nil : error
 }
+
+/// Whether the original hands `error`, a value of a Swift struct or enum, to its core as an object of another class
+/// than `NSError`: the conversion `as AnyObject` bridges `String`, numbers, collections and Foundation's value types
+/// to their own classes (`NSString`, `NSNumber`, `NSArray`, `NSUUID`, ...), and every other error value to an
+/// `NSError` (Apple platforms) or to the runtime's box for Swift values (Linux, where no value becomes an `NSError`).
+func bridgesToAnotherClass(_ error: any Error) -> Bool {
+    let object = error as AnyObject
+    return !(object is NSError) && type(of: object) != swiftValueBox
+}
+
+/// The class `as AnyObject` boxes a Swift value in when the value bridges to no class of its own.
+private let swiftValueBox: AnyClass = type(of: UnbridgedProbe() as AnyObject)
+
+/// A value of a type that bridges to no class.
+private struct UnbridgedProbe {}
 
 /// Remembers, per static type, whether a value of that type can be an error (see the header).
 ///
