@@ -1,5 +1,10 @@
 import Dispatch
 
+// A handler that hops to a queue hands `DispatchQueue.dispatch` a `@Sendable` closure, the block Dispatch runs. The
+// user's closures and values are not `Sendable` (PromiseKit's API), so that closure captures `nonisolated(unsafe)`
+// copies of them. This is sound: the closure runs once, on the queue, after the promise that scheduled it sealed, and
+// nothing else touches the copies meanwhile. (`recover` with a thenable hops through `Follow`, Follow.swift.)
+
 /// Adds `catch`, `recover`, `ensure`, `ensureThen` and `cauterize` to a ``Thenable`` that can reject
 /// (``Promise``; a ``Guarantee`` cannot reject, so it does not conform).
 public protocol CatchMixin: Thenable {}
@@ -28,26 +33,18 @@ extension CatchMixin {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         policy: CatchPolicy = conf.catchPolicy, _ body: @escaping (Error) throws -> U
     ) -> Promise<T> where U.T == T {
-        let rp = Promise<T>(.pending)
+        let follow = Follow(on: on, flags: flags, policy: policy, body)
         pipe {
             switch $0 {
             case .fulfilled(let value):
-                rp.box.seal(.fulfilled(value))
-            case .rejected(let error) where policy.handles(error):
-                on.dispatch(flags: flags) {
-                    do {
-                        let next = try body(error)
-                        guard next !== rp else { throw PMKError.returnedSelf }
-                        next.pipe { rp.box.seal($0) }
-                    } catch {
-                        rp.box.seal(.rejected(error))
-                    }
-                }
+                follow.promise.box.seal(.fulfilled(value))
+            case .rejected(let error) where follow.policy.handles(error):
+                follow.call(error)
             case .rejected(let error):
-                rp.box.seal(.rejected(error))
+                follow.promise.box.seal(.rejected(error))
             }
         }
-        return rp
+        return follow.promise
     }
 
     /// Recovers from every error, cancellation included, with a guarantee: the chain cannot reject any more.
@@ -57,6 +54,7 @@ extension CatchMixin {
         _ body: @escaping (Error) -> Guarantee<T>
     ) -> Guarantee<T> {
         let rg = Guarantee<T>(.pending)
+        nonisolated(unsafe) let body = body
         pipe {
             switch $0 {
             case .fulfilled(let value):
@@ -76,7 +74,9 @@ extension CatchMixin {
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping () -> Void
     ) -> Promise<T> {
         let rp = Promise<T>(.pending)
-        pipe { result in
+        nonisolated(unsafe) let body = body
+        pipe {
+            nonisolated(unsafe) let result = $0
             on.dispatch(flags: flags) {
                 body()
                 rp.box.seal(result)
@@ -92,7 +92,9 @@ extension CatchMixin {
         _ body: @escaping () -> Guarantee<Void>
     ) -> Promise<T> {
         let rp = Promise<T>(.pending)
-        pipe { result in
+        nonisolated(unsafe) let body = body
+        pipe {
+            nonisolated(unsafe) let result = $0
             on.dispatch(flags: flags) {
                 body().pipe { (_: Void) in rp.box.seal(result) }
             }
@@ -115,6 +117,7 @@ extension CatchMixin where T == Void {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (Error) -> Void
     ) -> Guarantee<Void> {
         let rg = Guarantee<Void>(.pending)
+        nonisolated(unsafe) let body = body
         pipe {
             switch $0 {
             case .fulfilled:
@@ -136,6 +139,7 @@ extension CatchMixin where T == Void {
         policy: CatchPolicy = conf.catchPolicy, _ body: @escaping (Error) throws -> Void
     ) -> Promise<Void> {
         let rp = Promise<Void>(.pending)
+        nonisolated(unsafe) let body = body
         pipe {
             switch $0 {
             case .fulfilled:
@@ -185,12 +189,13 @@ public final class PMKFinalizer: PMKBox<Void>, @unchecked Sendable {
     /// The chain ended, rejected with `error` or fulfilled (`nil`): calls the handler on its queue unless the chain
     /// fulfilled or the policy skips `error`, then resolves. Called once, by the handler `catch` registered.
     @usableFromInline final func end(_ error: Error?) {
-        let body = self.body
+        let handler = self.body
         self.body = nil
-        guard let error, let body, policy.handles(error) else {
+        guard let error, let handler, policy.handles(error) else {
             seal(())
             return
         }
+        nonisolated(unsafe) let body = handler
         queue.dispatch(flags: flags) {
             body(error)
             self.seal(())
@@ -201,6 +206,7 @@ public final class PMKFinalizer: PMKBox<Void>, @unchecked Sendable {
     public func finally(
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping () -> Void
     ) {
+        nonisolated(unsafe) let body = body
         pipe { _ in on.dispatch(flags: flags) { body() } }
     }
 }

@@ -3,16 +3,13 @@ import Dispatch
 extension DispatchQueue {
     /// Runs `body` on this queue, asynchronously, with `flags` if given.
     ///
-    /// `body` becomes the block Dispatch runs, converted once: inlined at a handler's closure literal, that is one
-    /// allocation for the block and one for the literal's captures. (Wrapping `body` in a new closure for `async`, as
-    /// a `@Sendable` parameter requires, would add the wrapper's context and a block around it.) Handlers
-    /// are not `@Sendable` (PromiseKit's API), so the block is retyped as `@Sendable` here: the queue runs it once,
-    /// after the promise that scheduled it sealed, and nothing else touches its captures meanwhile.
+    /// `body` is the block Dispatch runs: inlined at a handler's closure literal, that is one allocation for the
+    /// block and one for the literal's captures. It is `@Sendable` because Dispatch's block is; a handler's closure
+    /// literal is written so (its captures are `nonisolated(unsafe)` copies of the user's closure and value) rather
+    /// than wrapped here, since a wrapper would add a context of its own.
     @inlinable
-    func dispatch(flags: DispatchWorkItemFlags?, _ body: @escaping () -> Void) {
-        let block = unsafeBitCast(
-            body as @convention(block) () -> Void, to: (@Sendable @convention(block) () -> Void).self)
-        async(flags: flags ?? [], execute: block)
+    func dispatch(flags: DispatchWorkItemFlags?, _ body: @escaping @Sendable () -> Void) {
+        async(flags: flags ?? [], execute: body)
     }
 }
 
@@ -20,7 +17,7 @@ extension Optional where Wrapped == DispatchQueue {
     /// Runs `body` on the queue, asynchronously, or inline when the queue is `nil` (`on: nil`). This is the only
     /// place a handler hops to a queue, so no handler given a queue ever runs inside the call that registered it.
     @inlinable
-    func dispatch(flags: DispatchWorkItemFlags?, _ body: @escaping () -> Void) {
+    func dispatch(flags: DispatchWorkItemFlags?, _ body: @escaping @Sendable () -> Void) {
         switch self {
         case .none:
             body()

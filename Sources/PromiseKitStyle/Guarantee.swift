@@ -1,6 +1,11 @@
 import Dispatch
 import Foundation
 
+// A handler that hops to a queue hands `DispatchQueue.dispatch` a `@Sendable` closure, the block Dispatch runs. The
+// user's closures and values are not `Sendable` (PromiseKit's API), so that closure, and the `step` it calls, capture
+// `nonisolated(unsafe)` copies of them. This is sound: the closure runs once, on the queue, after the guarantee that
+// scheduled it sealed, and nothing else touches the copies meanwhile.
+
 /// A value that will be available later and cannot fail: PromiseKit's `Guarantee`.
 ///
 ///     let (guarantee, resolve) = Guarantee<Int>.pending()
@@ -68,8 +73,10 @@ extension Guarantee {
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) -> Void
     ) -> Guarantee<Void> {
         let rg = Guarantee<Void>(.pending)
+        nonisolated(unsafe) let body = body
         pipe { (value: T) in
-            func step() {
+            nonisolated(unsafe) let value = value
+            @Sendable func step() {
                 body(value)
                 rg.box.seal(())
             }
@@ -94,7 +101,9 @@ extension Guarantee {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) -> U
     ) -> Guarantee<U> {
         let rg = Guarantee<U>(.pending)
+        nonisolated(unsafe) let body = body
         pipe { (value: T) in
+            nonisolated(unsafe) let value = value
             if let on { on.dispatch(flags: flags) { rg.box.seal(body(value)) } } else { rg.box.seal(body(value)) }
         }
         return rg
@@ -106,8 +115,10 @@ extension Guarantee {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) -> Guarantee<U>
     ) -> Guarantee<U> {
         let rg = Guarantee<U>(.pending)
+        nonisolated(unsafe) let body = body
         pipe { (value: T) in
-            func step() { body(value).pipe { (next: U) in rg.box.seal(next) } }
+            nonisolated(unsafe) let value = value
+            @Sendable func step() { body(value).pipe { (next: U) in rg.box.seal(next) } }
             if let on { on.dispatch(flags: flags) { step() } } else { step() }
         }
         return rg

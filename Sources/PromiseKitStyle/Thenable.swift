@@ -1,5 +1,10 @@
 import Dispatch
 
+// A handler that hops to a queue hands `DispatchQueue.dispatch` a `@Sendable` closure, the block Dispatch runs. The
+// user's closures and values are not `Sendable` (PromiseKit's API), so that closure, and the `step` it calls, capture
+// `nonisolated(unsafe)` copies of them. This is sound: the closure runs once, on the queue, after the promise that
+// scheduled it sealed, and nothing else touches the copies meanwhile. (`then` hops through `Follow`, Follow.swift.)
+
 /// An asynchronous value that can be chained: ``Promise`` and ``Guarantee`` conform, and so can your own types.
 ///
 /// Every chain method takes `on:` (the queue the closure runs on: `conf.Q.map` or `conf.Q.return` by default, `nil`
@@ -25,25 +30,16 @@ extension Thenable {
     public func then<U: Thenable>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) throws -> U
     ) -> Promise<U.T> {
-        let rp = Promise<U.T>(.pending)
+        let follow = Follow(on: on, flags: flags, body)
         pipe {
-            func step(_ value: T) {
-                do {
-                    let next = try body(value)
-                    guard next !== rp else { throw PMKError.returnedSelf }
-                    next.pipe { rp.box.seal($0) }
-                } catch {
-                    rp.box.seal(.rejected(error))
-                }
-            }
             switch $0 {
             case .fulfilled(let value):
-                if let on { on.dispatch(flags: flags) { step(value) } } else { step(value) }
+                follow.call(value)
             case .rejected(let error):
-                rp.box.seal(.rejected(error))
+                follow.promise.box.seal(.rejected(error))
             }
         }
-        return rp
+        return follow.promise
     }
 
     /// Transforms the value when this fulfils; the returned promise rejects if `transform` throws.
@@ -52,8 +48,9 @@ extension Thenable {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ transform: @escaping (T) throws -> U
     ) -> Promise<U> {
         let rp = Promise<U>(.pending)
+        nonisolated(unsafe) let transform = transform
         pipe {
-            func step(_ value: T) {
+            @Sendable func step(_ value: T) {
                 do {
                     rp.box.seal(.fulfilled(try transform(value)))
                 } catch {
@@ -62,6 +59,7 @@ extension Thenable {
             }
             switch $0 {
             case .fulfilled(let value):
+                nonisolated(unsafe) let value = value
                 if let on { on.dispatch(flags: flags) { step(value) } } else { step(value) }
             case .rejected(let error):
                 rp.box.seal(.rejected(error))
@@ -76,8 +74,9 @@ extension Thenable {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ transform: @escaping (T) throws -> U?
     ) -> Promise<U> {
         let rp = Promise<U>(.pending)
+        nonisolated(unsafe) let transform = transform
         pipe {
-            func step(_ value: T) {
+            @Sendable func step(_ value: T) {
                 do {
                     guard let mapped = try transform(value) else { throw PMKError.compactMap(value, U.self) }
                     rp.box.seal(.fulfilled(mapped))
@@ -87,6 +86,7 @@ extension Thenable {
             }
             switch $0 {
             case .fulfilled(let value):
+                nonisolated(unsafe) let value = value
                 if let on { on.dispatch(flags: flags) { step(value) } } else { step(value) }
             case .rejected(let error):
                 rp.box.seal(.rejected(error))
@@ -101,8 +101,9 @@ extension Thenable {
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) throws -> Void
     ) -> Promise<Void> {
         let rp = Promise<Void>(.pending)
+        nonisolated(unsafe) let body = body
         pipe {
-            func step(_ value: T) {
+            @Sendable func step(_ value: T) {
                 do {
                     try body(value)
                     rp.box.seal(.fulfilled(()))
@@ -112,6 +113,7 @@ extension Thenable {
             }
             switch $0 {
             case .fulfilled(let value):
+                nonisolated(unsafe) let value = value
                 if let on { on.dispatch(flags: flags) { step(value) } } else { step(value) }
             case .rejected(let error):
                 rp.box.seal(.rejected(error))
@@ -138,7 +140,9 @@ extension Thenable {
         _ body: @escaping (Result<T>) -> Void
     ) -> Promise<T> {
         let rp = Promise<T>(.pending)
-        pipe { result in
+        nonisolated(unsafe) let body = body
+        pipe {
+            nonisolated(unsafe) let result = $0
             on.dispatch(flags: flags) {
                 body(result)
                 rp.box.seal(result)
