@@ -69,7 +69,7 @@ let package = Package(
             dependencies: ["PromiseConformance", "PromiseStyleAdapters", "PromiseKitStyle"]
         ),
         // Helpers shared by the test targets (never by the styles).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["PromiseConformance"], path: "Tests/TestSupport"),
         // The guide's samples and the tour that runs them (docs/guide.md); not a product.
         .target(
             name: "PromiseTour",
