@@ -1,7 +1,7 @@
 // The code samples of PromiseKitStyle.docc (the landing page and "How the handler queue works"), compiled and run
 // here so the docs cannot drift from the code. Keep both in step. The article's `QueueBox`, PromiseKit 8's barrier
-// spelled with a real DispatchQueue, is the toy model in Tests/ToyModels/QueueBox.swift (ToyModelsTests checks that
-// the article shows it verbatim).
+// spelled with a real DispatchQueue, is the toy model in Tests/ToyModels/QueueBox.swift (GuideTests'
+// ArticleSampleTests checks that the article shows it verbatim).
 import Dispatch
 import PromiseKitStyle
 import TestSupport
