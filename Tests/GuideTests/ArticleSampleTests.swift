@@ -1,6 +1,6 @@
-// The DocC articles that show code kept elsewhere show it verbatim: each toy model in its style's article. The code is
-// a region of its file, between `// guide:begin name` and `// guide:end name`, as for docs/guide.md
-// (GuideSampleTests).
+// The DocC articles that show code kept elsewhere show it verbatim: each toy model in its style's article, and the
+// Swift Task adapter of Examples/ThirdPartyConformance in "Testing your own promise". The code is a region of its
+// file, between `// guide:begin name` and `// guide:end name`, as for docs/guide.md (GuideSampleTests).
 import Testing
 
 import enum TestSupport.SampleRegions
@@ -25,6 +25,10 @@ struct ArticleSampleTests {
         Shown(
             file: "Tests/ToyModels/ToyPromise.swift", region: "toy-promise",
             article: "Sources/FBLStyle/FBLStyle.docc/HowObserversAndTheGlobalGroupWork.md"),
+        Shown(
+            file: "Examples/ThirdPartyConformance/Sources/ThirdPartyAdapters/SwiftTaskAdapter.swift",
+            region: "task-adapter",
+            article: "Sources/PromiseConformance/PromiseConformance.docc/TestingYourPromise.md"),
     ]
 
     @Test(arguments: shown)
