@@ -7,8 +7,8 @@ import PromiseConformance
 
 /// A conformance adapter for one of the toys, built from the three things every toy offers.
 ///
-/// The tests run a toy's clauses in child processes (`Conformance.runIsolated`): a toy frees a dropped chain by nested
-/// `deinit`s, which overflows the clause's stack, so the adapter is `Codable`.
+/// The tests run the clauses a toy deviates on in child processes (`Conformance.runIsolated`): a toy frees a dropped
+/// chain by nested `deinit`s, which overflows the clause's stack, so the adapter is `Codable`.
 protocol ToyAdapter: PromiseAdapter, Codable {
     /// An outcome, as the toys see it.
     typealias Outcome = Result<Sentinel, any Error>

@@ -76,9 +76,13 @@ struct ToyAndStyle: Sendable, CustomTestStringConvertible {
 }
 
 @Suite struct ToysConformance {
-    /// Every clause over the toy (each in a child process: a toy's dropped chain overflows the stack) and over its
-    /// style; the toy's verdict is the style's but where `differences` says otherwise. Then the guide's matrix of the
-    /// toys must show these very verdicts, for the toy and for the style.
+    /// Every clause over the toy and over its style; the toy's verdict is the style's but where `differences` says
+    /// otherwise. Then the guide's matrix of the toys must show these very verdicts, for the toy and for the style.
+    ///
+    /// A clause the toy declares as a deviation runs in a child process: the toy may crash the process
+    /// (swift.deepChain) or leave a promise waiting for itself for good (2.3.1, which would keep `ToyPromise`'s global
+    /// group entered). Every other clause runs in this process, where the thread sanitizer sees the toy's races
+    /// (swift.race, swift.concurrentRegistration); in a child process its reports would go unread.
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test(arguments: ToyAndStyle.all)
     func toyDeviatesExactlyWhereItsStyleDoes(_ pair: ToyAndStyle) async throws {
@@ -90,7 +94,11 @@ struct ToyAndStyle: Sendable, CustomTestStringConvertible {
             let style = await pair.runStyle(clause)
             // No toy deviation hangs until the time limit (2.3.1 gives up after Conformance.cycleDetectionLimit),
             // so every toy clause gets the whole limit.
-            let toy = await ClauseCheck.runIsolated(pair.toy, clause, timeout: TestEnvironment.clauseTimeout)
+            let limit = TestEnvironment.clauseTimeout
+            let toy =
+                pair.toy.deviations[clause.id] != nil
+                ? await ClauseCheck.runIsolated(pair.toy, clause, timeout: limit)
+                : await ClauseCheck.run(pair.toy, clause, timeout: limit)
             styleResults.append(style)
             toyResults.append(toy)
             if let difference = pair.differences[clause.id] {
