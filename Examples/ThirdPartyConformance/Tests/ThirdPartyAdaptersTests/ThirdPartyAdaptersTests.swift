@@ -33,8 +33,10 @@ import ThirdPartyAdapters
         #expect(cells == ["pass", "deviation", "deviation", "pass"])
     }
 
+    /// Task's ordering deviations (2.2.6.x) depend on how the pool schedules the waiters it resumes, so the test
+    /// checks deterministic ones: a task awaiting its own value, a pending task that is never freed.
     @Test func swiftTask() async throws {
-        let cells = try await statuses(SwiftTaskAdapter(), ["2.2.4", "2.2.6.1", "swift.release", "swift.cancel"])
+        let cells = try await statuses(SwiftTaskAdapter(), ["2.2.4", "2.3.1", "swift.release", "swift.cancel"])
         #expect(cells == ["pass", "deviation", "deviation", "pass"])
     }
 }
