@@ -69,7 +69,10 @@ let package = Package(
             dependencies: ["PromiseConformance", "PromiseStyleAdapters", "PromiseKitStyle"]
         ),
         // Helpers shared by the test targets (never by the styles).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["PromiseConformance"], path: "Tests/TestSupport"),
+        // The three mechanisms as toy models, with their conformance adapters: shown in the guide and the DocC
+        // articles, run through the conformance suite by ToyModelsTests; not a product.
+        .target(name: "ToyModels", dependencies: ["PromiseConformance"], path: "Tests/ToyModels"),
         // The guide's samples and the tour that runs them (docs/guide.md); not a product.
         .target(
             name: "PromiseTour",
@@ -85,7 +88,7 @@ let package = Package(
         .executableTarget(name: "promise-tour", dependencies: ["PromiseTour"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "BoltsStyleTests", dependencies: ["BoltsStyle", "TestSupport"]),
-        .testTarget(name: "PromiseKitStyleTests", dependencies: ["PromiseKitStyle", "TestSupport"]),
+        .testTarget(name: "PromiseKitStyleTests", dependencies: ["PromiseKitStyle", "TestSupport", "ToyModels"]),
         .testTarget(
             name: "PromiseKitStyleFoundationTests",
             dependencies: ["PromiseKitStyleFoundation", "PromiseKitStyle", "TestSupport"]
@@ -111,6 +114,10 @@ let package = Package(
         .testTarget(
             name: "PromiseBridgeTests",
             dependencies: ["PromiseBridge", "BoltsStyle", "PromiseKitStyle", "FBLStyle", "TestSupport"]
+        ),
+        .testTarget(
+            name: "ToyModelsTests",
+            dependencies: ["ToyModels", "PromiseConformance", "PromiseStyleAdapters", "PromiseKitStyle", "TestSupport"]
         ),
         .testTarget(
             name: "GuideTests",

@@ -10,6 +10,8 @@
 import Foundation
 import Testing
 
+import enum TestSupport.SampleRegions
+
 /// A Swift code block of the guide and the region it claims to copy.
 private struct GuideBlock {
     let marker: String?
@@ -42,33 +44,13 @@ private func guideBlocks() throws -> [GuideBlock] {
     return blocks
 }
 
-/// The regions of `file`, by name, dedented.
-private func regions(in file: String) throws -> [String: String] {
-    let text = try String(contentsOf: packageRoot.appendingPathComponent(file), encoding: .utf8)
-    var result: [String: String] = [:]
-    var current: (name: String, lines: [String])?
-    for line in text.components(separatedBy: "\n") {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        if trimmed.hasPrefix("// guide:begin ") {
-            current = (String(trimmed.dropFirst("// guide:begin ".count)), [])
-        } else if trimmed.hasPrefix("// guide:end "), let region = current {
-            let indent = region.lines.filter { !$0.isEmpty }.map { $0.prefix { $0 == " " }.count }.min() ?? 0
-            result[region.name] = region.lines.map { String($0.dropFirst(min(indent, $0.count))) }
-                .joined(separator: "\n")
-            current = nil
-        } else if current != nil {
-            current!.lines.append(line)
-        }
-    }
-    return result
-}
-
 private let sampleFiles = [
     "Sources/PromiseTour/BoltsStore.swift", "Sources/PromiseTour/PromiseKitStore.swift",
     "Sources/PromiseTour/FBLStore.swift", "Sources/PromiseTour/AsyncStore.swift",
     "Sources/PromiseTour/BoltsScenarios.swift", "Sources/PromiseTour/PromiseKitScenarios.swift",
     "Sources/PromiseTour/FBLScenarios.swift", "Sources/PromiseTour/AsyncScenarios.swift",
-    "Sources/PromiseTour/GCDScenarios.swift",
+    "Sources/PromiseTour/GCDScenarios.swift", "Tests/ToyModels/ToyTask.swift", "Tests/ToyModels/QueueBox.swift",
+    "Tests/ToyModels/ToyPromise.swift",
 ]
 
 @Suite("docs/guide.md shows the tested code")
@@ -84,7 +66,7 @@ struct GuideSampleTests {
             }
             let parts = marker.split(separator: "#").map(String.init)
             try #require(parts.count == 2, "docs/guide.md:\(block.line): bad marker \(marker)")
-            let region = try regions(in: parts[0])[parts[1]]
+            let region = try SampleRegions.regions(in: parts[0])[parts[1]]
             #expect(region != nil, "docs/guide.md:\(block.line): no region \(parts[1]) in \(parts[0])")
             #expect(block.code == region, "docs/guide.md:\(block.line) differs from \(marker)")
         }
@@ -93,7 +75,7 @@ struct GuideSampleTests {
     @Test func everyRegionIsShownInTheGuide() throws {
         let shown = Set(try guideBlocks().compactMap(\.marker))
         for file in sampleFiles {
-            for name in try regions(in: file).keys {
+            for name in try SampleRegions.regions(in: file).keys {
                 #expect(shown.contains("\(file)#\(name)"), "\(file)#\(name) is not in docs/guide.md")
             }
         }

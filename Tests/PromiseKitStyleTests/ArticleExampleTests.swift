@@ -1,9 +1,13 @@
 // The code samples of PromiseKitStyle.docc (the landing page and "How the handler queue works"), compiled and run
-// here so the docs cannot drift from the code. Keep both in step.
+// here so the docs cannot drift from the code. Keep both in step. The article's `QueueBox`, PromiseKit 8's barrier
+// spelled with a real DispatchQueue, is the toy model in Tests/ToyModels/QueueBox.swift (GuideTests'
+// ArticleSampleTests checks that the article shows it verbatim).
 import Dispatch
 import PromiseKitStyle
 import TestSupport
 import Testing
+
+@testable import ToyModels
 
 // MARK: The classic chained-then example
 
@@ -41,36 +45,6 @@ func classicChain(on queue: DispatchQueue) -> Promise<String> {
         fetchMessageCount(for: user).map(on: queue) { count in (user, count) }
     }.map(on: queue) { user, count in
         "Hello, \(user.name)! You have \(count) new messages."
-    }
-}
-
-// MARK: The barrier, spelled with a real DispatchQueue (PromiseKit 8's arrangement, for comparison)
-
-/// A handler list behind a concurrent queue: reads with `sync`, writes with `sync(flags: .barrier)`.
-final class QueueBox<Value>: @unchecked Sendable {
-    private let barrier = DispatchQueue(label: "QueueBox", attributes: .concurrent)
-    private var sealed: Value?
-    private var handlers: [(Value) -> Void] = []
-
-    var value: Value? { barrier.sync { sealed } }
-
-    func pipe(_ handler: @escaping (Value) -> Void) {
-        let ready: Value? = barrier.sync(flags: .barrier) {
-            if let sealed { return sealed }
-            handlers.append(handler)
-            return nil
-        }
-        if let ready { handler(ready) }  // outside the barrier
-    }
-
-    func seal(_ value: Value) {
-        let taken: [(Value) -> Void]? = barrier.sync(flags: .barrier) {
-            guard sealed == nil else { return nil }  // already sealed: change nothing
-            sealed = value
-            defer { handlers = [] }
-            return handlers
-        }
-        for handler in taken ?? [] { handler(value) }  // outside the barrier
     }
 }
 

@@ -1,5 +1,5 @@
-// third-party-conformance: the conformance command over swift-nio's EventLoopFuture and OpenCombine's Future, beside
-// the package's three styles. `Scripts/third-party-conformance.sh` runs it and writes docs/third-party-conformance.md.
+// third-party-conformance: the conformance command over swift-nio's EventLoopFuture, OpenCombine's Future and Swift's
+// Task, beside the package's three styles. `write-report.sh` runs it and writes docs/third-party-conformance.md.
 import Foundation
 import PromiseConformance
 import PromiseKitStyle
@@ -10,7 +10,7 @@ import ThirdPartyAdapters
 conf.logHandler = { _ in }
 
 let status = await ConformanceCommand.run(
-    adapters: BuiltInAdapters.all + [NIOFutureAdapter(), OpenCombineFutureAdapter()],
+    adapters: BuiltInAdapters.all + [NIOFutureAdapter(), OpenCombineFutureAdapter(), SwiftTaskAdapter()],
     arguments: Array(CommandLine.arguments.dropFirst())
 )
 exit(status)

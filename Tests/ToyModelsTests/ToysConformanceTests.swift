@@ -1,0 +1,127 @@
+// Pins the toy models to their real styles: the conformance suite runs over each toy and over its style, clause by
+// clause, and the toy's verdict must be the style's, except where the list below says otherwise and why. The same run
+// checks the toys' matrix that docs/guide.md shows beside the styles' ("The toys through the conformance suite").
+import Foundation
+import PromiseConformance
+import PromiseKitStyle
+import PromiseStyleAdapters
+import TestSupport
+import Testing
+
+@testable import ToyModels
+
+/// Where a toy's verdict differs from its style's: the toy's matrix cell, and why.
+struct Difference: Sendable {
+    let cell: String
+    let reason: String
+}
+
+/// A toy, its real style, and the clauses on which their verdicts differ.
+struct ToyAndStyle: Sendable, CustomTestStringConvertible {
+    let toy: any ToyAdapter
+    let style: any PromiseAdapter
+    /// Runs a clause over the style, in this process (`ClauseCheck.run`, with what the style needs around it).
+    let runStyle: @Sendable (Clause) async -> ClauseResult
+    /// Clause id → how the toy's verdict differs. Every other clause must have the same verdict.
+    let differences: [String: Difference]
+
+    var testDescription: String { "\(toy.name) and \(style.name)" }
+
+    /// The reason shared by every toy: what keeps the real styles' long chains off the stack is what a toy leaves out.
+    static let stack = Difference(
+        cell: "deviation",
+        reason: "the toy frees a dropped pending chain by nested deinits, and the clause's 1 MiB stack overflows: the "
+            + "real cores release a chain in a loop (and BFTask keeps long inline chains flat too)")
+    static let noCombinator = Difference(cell: "n/a", reason: "the toy has no combinators")
+    static let noCancellation = Difference(cell: "n/a", reason: "the toy has no cancellation")
+
+    static let all = [
+        ToyAndStyle(
+            toy: ToyTaskAdapter(), style: BoltsStyleAdapter(),
+            runStyle: { await ClauseCheck.run(BoltsStyleAdapter(), $0) },
+            differences: [
+                "swift.deepChain": stack, "swift.combinator.all": noCombinator, "swift.cancel": noCancellation,
+            ]),
+        ToyAndStyle(
+            toy: QueueBoxAdapter(), style: PromiseKitStyleAdapter(),
+            runStyle: { clause in
+                // PromiseKit reports the suite's deliberate double resolutions and dropped promises through its
+                // global conf.logHandler: silence it, under the process-wide test lock (as BuiltInStylesTests does).
+                await ProcessWideTestLock.withLock {
+                    let saved = conf.logHandler
+                    conf.logHandler = { _ in }
+                    defer { conf.logHandler = saved }
+                    return await ClauseCheck.run(PromiseKitStyleAdapter(), clause)
+                }
+            },
+            differences: [
+                "2.3.1": Difference(
+                    cell: "deviation",
+                    reason: "PromiseKit's returnedSelf check is in then (Thenable.swift), not in the box, and the "
+                        + "toy's then leaves it out"),
+                "swift.deepChain": stack, "swift.combinator.all": noCombinator, "swift.combinator.race": noCombinator,
+                "swift.combinator.any": noCombinator, "swift.cancel": noCancellation,
+            ]),
+        ToyAndStyle(
+            toy: ToyPromiseAdapter(), style: FBLStyleAdapter(),
+            runStyle: { await ClauseCheck.run(FBLStyleAdapter(), $0) },
+            differences: [
+                "2.3.1": Difference(
+                    cell: "deviation",
+                    reason: "Google's FBLPromise has no cycle check either; FBLStyle adds PromiseCycleError"),
+                "swift.deepChain": stack, "swift.combinator.all": noCombinator, "swift.combinator.race": noCombinator,
+                "swift.cancel": noCancellation,
+            ]),
+    ]
+}
+
+@Suite struct ToysConformance {
+    /// Every clause over the toy and over its style; the toy's verdict is the style's but where `differences` says
+    /// otherwise. Then the guide's matrix of the toys must show these very verdicts, for the toy and for the style.
+    ///
+    /// A clause the toy declares as a deviation runs in a child process: the toy may crash the process
+    /// (swift.deepChain) or leave a promise waiting for itself for good (2.3.1, which would keep `ToyPromise`'s global
+    /// group entered). Every other clause runs in this process, where the thread sanitizer sees the toy's races
+    /// (swift.race, swift.concurrentRegistration); in a child process its reports would go unread.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test(arguments: ToyAndStyle.all)
+    func toyDeviatesExactlyWhereItsStyleDoes(_ pair: ToyAndStyle) async throws {
+        let differenceErrors = pair.differences.keys.filter { Clause.named($0) == nil }
+        #expect(differenceErrors.isEmpty, "unknown clause ids in the differences: \(differenceErrors)")
+        var toyResults: [ClauseResult] = []
+        var styleResults: [ClauseResult] = []
+        for clause in Clause.all {
+            let style = await pair.runStyle(clause)
+            // No toy deviation hangs until the time limit (2.3.1 gives up after Conformance.cycleDetectionLimit),
+            // so every toy clause gets the whole limit.
+            let limit = TestEnvironment.clauseTimeout
+            let toy =
+                pair.toy.deviations[clause.id] != nil
+                ? await ClauseCheck.runIsolated(pair.toy, clause, timeout: limit)
+                : await ClauseCheck.run(pair.toy, clause, timeout: limit)
+            styleResults.append(style)
+            toyResults.append(toy)
+            if let difference = pair.differences[clause.id] {
+                #expect(
+                    matrixCell(toy) == difference.cell && matrixCell(style) != difference.cell,
+                    """
+                    \(clause.id): \(pair.toy.name) \(toy.status), \(pair.style.name) \(style.status); listed as \
+                    differing with \(pair.toy.name) \(difference.cell) because \(difference.reason)
+                    """)
+            } else {
+                #expect(
+                    matrixCell(toy) == matrixCell(style),
+                    "\(clause.id): \(pair.toy.name) \(toy.status), \(pair.style.name) \(style.status)")
+            }
+            if clause.id == "swift.deepChain", let message = toy.status.message {
+                TestEnvironment.expectStackOverflowCrash(message)
+            }
+        }
+        let reports = [
+            ConformanceReport(
+                adapterName: pair.style.name, capabilities: pair.style.capabilities, results: styleResults),
+            ConformanceReport(adapterName: pair.toy.name, capabilities: pair.toy.capabilities, results: toyResults),
+        ]
+        try GuideToyMatrix.expectShows(reports)
+    }
+}
