@@ -8,7 +8,7 @@ import Testing
 // beside the three styles through PromiseStyleAdapters, with ReferenceAdapter as "your" promise and two clauses
 // instead of all, so the samples keep compiling and doing what the article says. Keep the two in step.
 
-@Suite struct ArticleSamples {
+@Suite("Article samples") struct ArticleSampleTests {
     /// Two clauses: one every implementation runs, one BoltsStyle has no capability for.
     static let clauses = ["2.2.2.1", "swift.combinator.race"].compactMap(Clause.named)
 

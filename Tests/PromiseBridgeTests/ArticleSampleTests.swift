@@ -56,7 +56,7 @@ func loadUser(_ id: Int) async throws -> User {
     return User(id: id, name: "user\(id)")
 }
 
-@Suite("DocC samples", timeLimit(minutes: TestEnvironment.hangGuardMinutes))
+@Suite("Article samples", timeLimit(minutes: TestEnvironment.hangGuardMinutes))
 struct ArticleSampleTests {
     let queue = sampleQueue
 

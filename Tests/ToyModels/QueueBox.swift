@@ -4,7 +4,7 @@
 // chains, the iterative release of a dropped chain, the `returnedSelf` check of `then`, cancellation, `when` and
 // `race`) is what the conformance matrix in docs/guide.md shows it missing. The region between the guide markers is
 // shown verbatim in the guide and in the DocC article "How the handler queue works" (GuideSampleTests and
-// ArticleSampleTests check both).
+// ArticleCodeTests check both).
 import Dispatch
 
 // guide:begin queue-box

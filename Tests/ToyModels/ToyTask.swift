@@ -2,7 +2,7 @@
 // Sources/BoltsStyle/BFTask.swift; what the toy leaves out (the depth guard and trampoline of long inline chains, the
 // iterative release of a dropped chain, cancellation, `whenAll`) is what the conformance matrix in docs/guide.md
 // shows it missing. The region between the guide markers is shown verbatim in the guide and in the DocC article
-// "How BFTask works" (GuideSampleTests and ArticleSampleTests check both).
+// "How BFTask works" (GuideSampleTests and ArticleCodeTests check both).
 import Foundation
 
 // guide:begin toy-task

@@ -48,8 +48,8 @@ func classicChain(on queue: DispatchQueue) -> Promise<String> {
     }
 }
 
-@Suite("Documentation samples")
-struct ArticleExampleTests {
+@Suite("Article samples")
+struct ArticleSampleTests {
     @Test func classicChainWithExplicitQueues() async throws {
         #expect(try await classicChain(on: testQueue).async() == "Hello, Ada! You have 3 new messages.")
     }

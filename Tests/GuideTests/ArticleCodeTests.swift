@@ -6,7 +6,7 @@ import Testing
 import enum TestSupport.SampleRegions
 
 @Suite("DocC articles show the tested code")
-struct ArticleSampleTests {
+struct ArticleCodeTests {
     /// A region of a Swift file and the article that shows it.
     struct Shown: Sendable, CustomTestStringConvertible {
         let file: String

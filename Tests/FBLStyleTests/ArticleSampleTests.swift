@@ -50,7 +50,7 @@ func firstNumber(of inputs: [String], on queue: DispatchQueue) -> Promise<Int> {
 }
 
 extension FBLStyleTests {
-    @Suite struct DocExamples {
+    @Suite("Article samples") struct ArticleSampleTests {
         let queue = DispatchQueue(label: "work")
 
         @Test func asyncWorkWithFulfillAndReject() async throws {
