@@ -29,8 +29,9 @@
 // without a context to allocate (`handedOff`, ObserverList.swift). A pending promise that is deallocated leaves the
 // group and lets go of its observers through the trampoline, so that dropping a long pending chain does not recurse
 // through its `deinit`s. As in the original, blocks are plain `@escaping` closures and values need not be `Sendable`:
-// `Promise` is `@unchecked Sendable`, its mutable state guarded by `lock`, and closures move to their queue through
-// `nonisolated(unsafe)` locals.
+// `Promise` is `@unchecked Sendable`, its mutable state guarded by `lock` (but `handedOff`, which only the resolving
+// thread writes before it dispatches, and only the block it dispatches reads), and closures move to their queue
+// through `nonisolated(unsafe)` locals.
 
 import Dispatch
 
@@ -61,7 +62,7 @@ public final class Promise<Value>: @unchecked Sendable {
     /// The outcome of a resolved promise.
     @usableFromInline typealias Resolution = Result<Value, any Error>
 
-    /// Guards every field below (PromiseLock.swift).
+    /// Guards every field below but `handedOff` (PromiseLock.swift).
     @usableFromInline let lock = PromiseLock()
     /// Pending, fulfilled or rejected; set once. Stored apart from the value and error (rather than as one
     /// `Result?`) so that `deinit`, which runs unspecialized, can test it without looking up generic metadata.
