@@ -119,6 +119,36 @@ let package = Package(
             name: "ToyModelsTests",
             dependencies: ["ToyModels", "PromiseConformance", "PromiseStyleAdapters", "PromiseKitStyle", "TestSupport"]
         ),
+        // The differential traces (docs/original-test-suites.md, "Differential traces"): generated programs over an
+        // original's API, an interpreter per original written against its names (compiled here against our style, and
+        // against the original in a throwaway recording package), and DifferentialTests, which replays every program
+        // against our style and compares its trace with the one the original recorded. Not products.
+        .target(name: "DifferentialCore", path: "Tests/Differential/Core"),
+        .target(
+            name: "PromiseKitTraces", dependencies: ["DifferentialCore", "PromiseKitStyle"],
+            path: "Tests/Differential/PromiseKitTraces"
+        ),
+        .target(
+            name: "BoltsTraces", dependencies: ["DifferentialCore", "BoltsStyle"],
+            path: "Tests/Differential/BoltsTraces"
+        ),
+        .target(
+            name: "FBLTraces", dependencies: ["DifferentialCore", "FBLStyle"],
+            path: "Tests/Differential/FBLTraces"
+        ),
+        .executableTarget(
+            name: "differential-traces",
+            dependencies: ["DifferentialCore", "PromiseKitTraces", "BoltsTraces", "FBLTraces"],
+            path: "Tests/Differential/Command"
+        ),
+        .testTarget(
+            name: "DifferentialTests",
+            dependencies: [
+                "DifferentialCore", "PromiseKitTraces", "BoltsTraces", "FBLTraces", "PromiseKitStyle", "BoltsStyle",
+                "FBLStyle", "TestSupport",
+            ],
+            exclude: ["Golden"]
+        ),
         .testTarget(
             name: "GuideTests",
             dependencies: ["PromiseTour", "BoltsStyle", "PromiseKitStyle", "FBLStyle", "TestSupport"]

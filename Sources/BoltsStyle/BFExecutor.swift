@@ -9,8 +9,9 @@ import Foundation
 /// `.escapingClosure` are plain closures, called from whichever thread completes the task.
 public enum BFExecutor: @unchecked Sendable {
     /// Runs the closure right away on the completing thread, unless this thread is already running
-    /// too many continuations nested inside each other (Bolts' stack guard, 20 levels); then it
-    /// dispatches the closure to the global queue with the default quality of service.
+    /// too many `.default` continuations nested inside each other (Bolts-Swift's stack guard: the
+    /// 21st nested one still runs inline, the 22nd hops; runs of other executors do not count); then
+    /// it dispatches the closure to the global queue with the default quality of service.
     case `default`
 
     /// Runs the closure right away on the thread that completed the previous task.
@@ -90,7 +91,8 @@ public enum BFExecutor: @unchecked Sendable {
     }
 
     /// This thread's trampoline if the executor runs its work inline right now, `nil` otherwise: `.default` below
-    /// Bolts' depth limit, `.immediate` below its own, `.mainThread` on the main thread below that one.
+    /// Bolts-Swift's limit of its own nested runs (the handle then counts the run as one of them), `.immediate` below
+    /// its own depth limit, `.mainThread` on the main thread below that one.
     ///
     /// Continuations use it to run inline without allocating an escaping closure.
     @inlinable
@@ -98,7 +100,7 @@ public enum BFExecutor: @unchecked Sendable {
         switch self {
         case .default:
             let trampoline = BFTrampoline.current
-            return trampoline.depth < BFTrampoline.defaultDepthLimit ? trampoline : nil
+            return trampoline.defaultDepth < BFTrampoline.defaultDepthLimit ? trampoline.asDefault : nil
         case .immediate:
             let trampoline = BFTrampoline.current
             return trampoline.depth < BFTrampoline.immediateDepthLimit ? trampoline : nil

@@ -32,10 +32,10 @@ private final class BFWhenAllCollector<TResult, R>: @unchecked Sendable {
             case .pending: preconditionFailure("BoltsStyle: whenAll finished with a pending input")
             }
         }
-        if !errors.isEmpty {
-            combined.trySetStateNotNesting(.error(BFAggregateError(errors: errors)))
-        } else if cancelled {
+        if cancelled {
             combined.trySetStateNotNesting(.cancelled)
+        } else if !errors.isEmpty {
+            combined.trySetStateNotNesting(.error(BFAggregateError(errors: errors)))
         } else {
             combined.trySetStateNotNesting(.success(makeResult(results)))
         }
@@ -45,8 +45,9 @@ private final class BFWhenAllCollector<TResult, R>: @unchecked Sendable {
 extension BFTask {
     /// Creates a task that completes once all `tasks` have completed.
     ///
-    /// The task faults with a ``BFAggregateError`` listing every error (in input order) if any
-    /// input faulted; otherwise it is cancelled if any input was cancelled; otherwise it succeeds.
+    /// The task is cancelled if any input was cancelled; otherwise it faults with a ``BFAggregateError``
+    /// listing every error (in input order) if any input faulted; otherwise it succeeds. (Cancellation
+    /// wins over errors, as in Bolts-Swift.)
     /// With no input it succeeds at once.
     ///
     /// - Parameter tasks: The tasks to wait for.

@@ -12,8 +12,10 @@
 //    it out (the swap leaves the array empty), or, once the task has completed and the array has been drained, is
 //    run at once by the thread that added it. It receives the final state as an argument.
 // 3. Callbacks run in the order they were added. Until the completing thread has run the whole array the task is
-//    `draining`, and a callback added meanwhile (from a callback, or from another thread) joins a fresh array that
-//    the completing thread swaps out and runs next, instead of overtaking the callbacks before it (Promises/A+ 2.2.6).
+//    `draining`, and a callback another thread adds meanwhile joins a fresh array that the completing thread swaps
+//    out and runs next, instead of overtaking the callbacks before it (Promises/A+ 2.2.6). One the completing thread
+//    adds itself while it drains (a continuation that returns this task, say) runs at once, nested, as in Bolts-Swift,
+//    which reads the completed state; no other thread could run it sooner.
 // 4. Each continuation's closure runs on its executor, or not at all when its token was cancelled first or the
 //    outcome is one it does not handle (that outcome passes straight to the derived task).
 // 5. `state`, `callbacks`, `hasCallbacks`, `draining` and `asyncOperation` are read and written only under the lock,
@@ -53,6 +55,8 @@ public final class BFTask<TResult>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var hasCallbacks = false
     /// Whether the completing thread is still running callbacks; new ones then join `callbacks` (invariant 3).
     @exclusivity(unchecked) @usableFromInline var draining = false
+    /// The trampoline of the thread running the callbacks while draining; nil while that run is enqueued.
+    @exclusivity(unchecked) @usableFromInline var drainer: UnsafeMutableRawPointer?
     /// The Swift `Task` settling this task when it was created from an `async` closure.
     @usableFromInline var asyncOperation: Task<Void, Never>?
 
@@ -76,6 +80,7 @@ public final class BFTask<TResult>: @unchecked Sendable {
             state.store(newState)
             guard hasCallbacks else { return true }
             draining = true
+            drainer = deep ? nil : UnsafeMutableRawPointer(trampoline.state)
             if deep { enqueue = true } else { toRun = takeCallbacks() }
             return true
         }
@@ -108,7 +113,9 @@ public final class BFTask<TResult>: @unchecked Sendable {
     @usableFromInline
     func runEnqueuedCallbacks() {
         var toRun = BFCallbacks<TResult>.none
+        let drainer = UnsafeMutableRawPointer(BFTrampoline.current.state)
         let finalState = lock.withLock { () -> BFTaskState<TResult> in
+            self.drainer = drainer
             toRun = takeCallbacks()
             return state.read(as: TResult.self)
         }
@@ -116,12 +123,13 @@ public final class BFTask<TResult>: @unchecked Sendable {
     }
 
     /// Adds `callback`, or runs it right away on this thread if the task has already completed
-    /// (and the completing thread is done running the callbacks added before).
+    /// (and the completing thread is done running the callbacks added before, or is this thread).
     @inlinable
     func addCallback(_ callback: @escaping BFCallback<TResult>) {
         var completedState: BFTaskState<TResult> = .pending
         lock.withLock {
-            guard state.isPending || draining else {
+            guard state.isPending || (draining && drainer != UnsafeMutableRawPointer(BFTrampoline.current.state))
+            else {
                 completedState = state.read(as: TResult.self)
                 return
             }

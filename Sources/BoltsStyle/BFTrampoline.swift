@@ -1,9 +1,11 @@
 // BFTrampoline.swift: the per-thread trampoline that keeps long chains off the stack.
 //
 // Executors run continuations inline on the completing thread, and each may complete the next task, one call deeper.
-// The trampoline counts that nesting (`depth`). `BFExecutor.default` runs inline while the thread is less than
-// `defaultDepthLimit` deep (Bolts' own stack guard) and otherwise hops to a global queue; `BFExecutor.immediate` and
-// `.mainThread` (on the main thread) run inline while it is less than `immediateDepthLimit` deep. Past that limit
+// The trampoline counts that nesting (`depth`), and apart the nesting of `.default`'s own runs (`defaultDepth`).
+// `BFExecutor.default` runs inline while fewer than `defaultDepthLimit` of its runs are nested on the thread
+// (Bolts-Swift's own stack guard, which counts only those) and otherwise hops to a global queue;
+// `BFExecutor.immediate` and `.mainThread` (on the main thread) run inline while the thread is less than
+// `immediateDepthLimit` deep. Past that limit
 // `.immediate` enqueues the work instead, and a task completed that deep enqueues the running of its callbacks
 // (`BFTask.trySetState`). The outermost inline run on the thread drains what was enqueued before it returns, so a
 // chain of a million `.immediate` continuations runs as a loop instead of a million nested calls.
@@ -36,8 +38,9 @@ struct BFEnqueuedWork {
 /// The calling thread's trampoline: a handle on state that only that thread touches.
 @usableFromInline
 struct BFTrampoline {
-    /// How deep `.default` may run inline before it hops to a global queue (as in Bolts).
-    @usableFromInline static let defaultDepthLimit = 20
+    /// How many `.default` runs may nest on a thread: the next one hops to a global queue. Bolts-Swift's executor
+    /// hops once more than 20 are nested, so the 21st still runs inline; it counts `.default` runs only.
+    @usableFromInline static let defaultDepthLimit = 21
     /// How deep `.immediate` may run inline before it enqueues work on the trampoline.
     @usableFromInline static let immediateDepthLimit = 64
 
@@ -46,6 +49,8 @@ struct BFTrampoline {
     struct State {
         /// Inline runs currently nested on the thread.
         @usableFromInline var depth = 0
+        /// Of those, the `.default` executor's own.
+        @usableFromInline var defaultDepth = 0
         /// Work kept for the outermost inline run, in order.
         @usableFromInline var enqueued: [BFEnqueuedWork] = []
         /// An empty array whose storage the next drain reuses, so enqueueing allocates nothing in the long run.
@@ -56,11 +61,18 @@ struct BFTrampoline {
     }
 
     @usableFromInline let state: UnsafeMutablePointer<State>
+    /// Whether a run through this handle is one of `.default`'s (`BFExecutor.inlineTrampoline()` says).
+    @usableFromInline let countsAsDefault: Bool
 
     @inlinable
-    init(_ state: UnsafeMutablePointer<State>) {
+    init(_ state: UnsafeMutablePointer<State>, countsAsDefault: Bool = false) {
         self.state = state
+        self.countsAsDefault = countsAsDefault
     }
+
+    /// This handle, its runs counted as `.default`'s.
+    @inlinable
+    var asDefault: BFTrampoline { BFTrampoline(state, countsAsDefault: true) }
 
     /// The thread-local slot holding each thread's state; the destructor frees it when the thread exits.
     @usableFromInline static let key: pthread_key_t = {
@@ -89,15 +101,21 @@ struct BFTrampoline {
     @inlinable
     var depth: Int { state.pointee.depth }
 
+    /// How many of them are `.default`'s.
+    @inlinable
+    var defaultDepth: Int { state.pointee.defaultDepth }
+
     /// Runs `work` now, one inline run deeper; the outermost run on the thread then drains what was enqueued
     /// meanwhile. The caller has checked the depth against its executor's limit (`BFExecutor.inlineTrampoline()`),
     /// and enqueues or hops instead past it.
     @inlinable
     func run(_ work: () -> Void) {
         state.pointee.depth += 1
+        if countsAsDefault { state.pointee.defaultDepth += 1 }
         work()
         if state.pointee.depth == 1 && !state.pointee.enqueued.isEmpty { drain() }
         state.pointee.depth -= 1
+        if countsAsDefault { state.pointee.defaultDepth -= 1 }
     }
 
     /// Keeps `work` for the outermost inline run on this thread to run.

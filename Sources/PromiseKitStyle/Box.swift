@@ -11,17 +11,19 @@
 // leaving the barrier. `seal` is a write: it stores the value and swaps the handler list out in one step; the sealing
 // thread then runs the handlers OUTSIDE the barrier, where a handler may pipe to this box, read it or seal another
 // (inside, each would deadlock). Until that thread has run every handler it swapped out, the box is "draining": a
-// handler piped meanwhile is appended as if the box were pending, and the sealing thread runs it next, so that it
-// cannot overtake handlers piped before it (Promises/A+ 2.2.6; PromiseKit's `EmptyBox` has that race, see the FIXME
-// in its `seal`).
+// handler another thread pipes meanwhile is appended as if the box were pending, and the sealing thread runs it next,
+// so that it cannot overtake handlers piped before it (Promises/A+ 2.2.6; PromiseKit's `EmptyBox` has that race, see
+// the FIXME in its `seal`). A handler the sealing thread itself pipes while it drains (a handler of this box that
+// returns this box to `then`, say) runs at once, nested, as in PromiseKit, where nothing else could run it sooner.
 //
 // INVARIANTS.
 // 1. `isSealed` goes from false to true once, in a write, together with `storage`; neither changes afterwards, so a
 //    value read once is the value for good. Sealing again changes nothing and returns false (the public resolvers
 //    report it, see `PMKDoubleResolution`).
 // 2. `handlers` is non-empty only while pending or draining; once a sealed box has drained, nothing is appended again.
-// 3. Every piped handler runs exactly once, with the sealed value, in the order piped; a box deallocated while
-//    pending runs none and releases them (iteratively, see `deinit`).
+// 3. Every piped handler runs exactly once, with the sealed value, in the order piped (but for one the draining
+//    thread pipes, which runs at once); a box deallocated while pending runs none and releases them (iteratively,
+//    see `deinit`).
 // 4. No handler and no user code runs inside the barrier: a write only moves the value and the handler list.
 // 5. Inline handler runs nest at most `HandlerTrampoline.inlineDepthLimit` deep on one thread; deeper runs are
 //    enqueued on the thread's trampoline and run in a loop (HandlerTrampoline.swift).
@@ -43,6 +45,8 @@ public class PMKBox<R>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) final var handlers = Handlers<R>()
     /// Whether the sealing thread is still running handlers; handlers piped meanwhile join `handlers`.
     @usableFromInline @exclusivity(unchecked) final var draining = false
+    /// The trampoline of the thread running the swapped-out handlers while draining; nil while that run is enqueued.
+    @usableFromInline @exclusivity(unchecked) final var drainer: UnsafeMutableRawPointer?
     @usableFromInline final let report: PendingReport
 
     /// A pending box.
@@ -69,10 +73,13 @@ public class PMKBox<R>: @unchecked Sendable {
         barrier.sync { (sealed, handlers.count) }
     }
 
-    /// Registers `handler`; if the box is already sealed (and done draining), runs it now, outside the barrier.
+    /// Registers `handler`; if the box is already sealed (and done draining, or draining on this thread), runs it now,
+    /// outside the barrier.
     @inlinable final func pipe(_ handler: @escaping (R) -> Void) {
         let ready: R? = barrier.sync(flags: .barrier) {
-            if let sealed, !draining { return sealed }
+            if let sealed, !draining || drainer == UnsafeMutableRawPointer(HandlerTrampoline.current.state) {
+                return sealed
+            }
             handlers.append(handler)
             return nil
         }
@@ -94,6 +101,7 @@ public class PMKBox<R>: @unchecked Sendable {
             isSealed = true
             draining = !handlers.isEmpty
             enqueue = draining && deep
+            drainer = enqueue ? nil : UnsafeMutableRawPointer(trampoline.state)
             return enqueue ? Handlers() : handlers.take()
         }
         guard let batch = taken else { return false }
@@ -119,8 +127,12 @@ public class PMKBox<R>: @unchecked Sendable {
 
     /// Runs the handlers of a box whose sealing enqueued them on the trampoline.
     @usableFromInline final func drainEnqueued() {
-        let (value, batch) = barrier.sync(flags: .barrier) { (sealed!, handlers.take()) }
-        drain(batch, with: value, on: HandlerTrampoline.current)
+        let trampoline = HandlerTrampoline.current
+        let (value, batch) = barrier.sync(flags: .barrier) {
+            drainer = UnsafeMutableRawPointer(trampoline.state)
+            return (sealed!, handlers.take())
+        }
+        drain(batch, with: value, on: trampoline)
     }
 
     deinit {

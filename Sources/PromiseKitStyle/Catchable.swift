@@ -86,6 +86,9 @@ extension CatchMixin {
     }
 
     /// Runs `body` when this resolves either way and waits for the guarantee it returns before passing the result on.
+    ///
+    /// As in PromiseKit, the returned promise settles from a `done` on the guarantee with its default queue,
+    /// `conf.Q.return` (the main queue unless set), whatever `on` is: handlers chained to it with `on: nil` run there.
     @inlinable
     public func ensureThen(
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
@@ -96,7 +99,7 @@ extension CatchMixin {
         pipe {
             nonisolated(unsafe) let result = $0
             on.dispatch(flags: flags) {
-                body().pipe { (_: Void) in rp.box.seal(result) }
+                body().done(on: conf.Q.return) { rp.box.seal(result) }
             }
         }
         return rp

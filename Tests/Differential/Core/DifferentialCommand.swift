@@ -1,0 +1,78 @@
+// DifferentialCommand.swift: the command that prints programs and coverage, records golden traces and replays them.
+//
+// The same entry point serves this repository's `differential-traces` command (interpreters compiled against our
+// styles) and the throwaway recording package (an interpreter compiled against the original), whose `main.swift`
+// is one line: `DifferentialCommand.main(interpreters: [PromiseKitInterpreter.self])`.
+
+import Foundation
+
+/// The command line of the differential traces.
+public enum DifferentialCommand {
+    static let usage = """
+        usage: differential-traces <command> <original> [options]
+          program  <original> <seed>                       the program of one seed
+          programs <original> [--count N]                  seeds 1...N and their programs, a line each (tab between)
+          coverage <original> [--count N]                  the step kinds of seeds 1...N, as a table (N: 2000)
+          record   <original> --out FILE [--count N] [--runs R]
+                                                           golden traces of seeds 1...N, each run R times (R: 5)
+          replay   <original> --golden FILE [--count N]    replays a golden file here; prints each mismatch
+        <original>: the start of the name of one of these originals, case-insensitive: 
+        """
+
+    /// Runs the command with the process's arguments; exits with 1 on a mismatch and 2 on a usage error.
+    public static func main(interpreters: [any TraceInterpreter.Type]) {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        var names: [String] = []
+        for interpreter in interpreters {
+            names.append(original(of: interpreter))
+            if arguments.count >= 2, names.last!.lowercased().hasPrefix(arguments[1].lowercased()) {
+                run(interpreter, arguments)
+                return
+            }
+        }
+        FileHandle.standardError.write(Data((usage + names.joined(separator: ", ") + "\n").utf8))
+        exit(2)
+    }
+
+    private static func original<I: TraceInterpreter>(of interpreter: I.Type) -> String { I.original }
+
+    private static func run<I: TraceInterpreter>(_ interpreter: I.Type, _ arguments: [String]) {
+        func option(_ name: String) -> String? {
+            arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+        }
+        let count = UInt64(option("--count") ?? "") ?? 2000
+        switch arguments[0] {
+        case "program":
+            print(I.program(seed: UInt64(arguments.count > 2 ? arguments[2] : "1") ?? 1))
+        case "programs":
+            for seed in 1...count { print("\(seed)\t\(I.program(seed: seed))") }
+        case "coverage":
+            print(Coverage(I.self, seeds: 1...count).table(title: I.original))
+        case "record":
+            guard let out = option("--out") else { exit(2) }
+            let runs = Int(option("--runs") ?? "") ?? 5
+            let traces = (1...count).map { Recording.record(I.self, seed: $0, runs: runs) }
+            try! GoldenTrace.write(traces, to: URL(fileURLWithPath: out))
+            let unstable = traces.reduce(0) { $0 + $1.unstable.count }
+            print("recorded \(traces.count) programs of \(I.original), \(unstable) unstable steps")
+        case "replay":
+            guard let golden = option("--golden") else { exit(2) }
+            let traces = try! GoldenTrace.read(URL(fileURLWithPath: golden)).prefix(Int(count))
+            var failed = 0
+            for trace in traces {
+                let comparison = TraceComparison(
+                    golden: trace, replay: I.run(trace.program), declared: [], original: I.original)
+                if !comparison.mismatches.isEmpty {
+                    failed += 1
+                    print(comparison.report)
+                    print("mismatch: seed \(trace.seed), steps \(comparison.mismatches)\n")
+                }
+            }
+            print("\(traces.count - failed) of \(traces.count) programs replay as recorded")
+            exit(failed == 0 ? 0 : 1)
+        default:
+            FileHandle.standardError.write(Data(usage.utf8))
+            exit(2)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+// TraceLog.swift: what a program's handlers record while it runs, lane by lane.
+//
+// A trace keeps, for each step of a program, the events of that step in the order each thread saw them: one lane for
+// the driver (the thread that registers every handler and settles every pending promise), one for each of the
+// program's named serial queues, and one for any other thread (a global queue). Only the order within a lane is
+// compared: no program can rely on how two queues interleave. The "other" lane belongs to a concurrent queue, so
+// its events are compared as a sorted list.
+//
+// The program's queues are suspended except while the driver drains them one at a time, between steps: a handler on
+// a queue never runs while the driver is still settling, or while another queue runs. What would otherwise be a race
+// between the driver and a queue (a handler on q1 registering on a promise the driver is still settling) has one
+// outcome, the same on every run, on the original and on our style alike.
+
+import Foundation
+
+/// The events of a running program, grouped by step and lane. Handlers record from any thread.
+public final class TraceLog: @unchecked Sendable {
+    /// The lane of the thread that runs the program's steps.
+    public static let driverLane = "d"
+    /// The lane of any thread that is neither the driver nor one of the program's queues.
+    public static let otherLane = "g"
+
+    private let lock = NSLock()
+    private let driver = pthread_self()
+    private let queueKey = DispatchSpecificKey<String>()
+    private var step = 0
+    private var steps: [[(lane: String, event: String)]] = [[]]
+    private var count = 0
+
+    /// A log whose driver is the calling thread.
+    public init() {}
+
+    private var queues: [DispatchQueue] = []
+
+    /// A serial queue whose events go to the lane `name`. It starts suspended and runs only inside `drainQueues()`,
+    /// one queue at a time, so that no two threads of the program ever run at once (see Quiescence).
+    public func makeQueue(_ name: String) -> DispatchQueue {
+        let queue = DispatchQueue(label: "differential.\(name)")
+        queue.setSpecific(key: queueKey, value: name)
+        queue.suspend()
+        lock.lock()
+        queues.append(queue)
+        lock.unlock()
+        return queue
+    }
+
+    /// Lets each of the program's queues run, alone and in the order they were made, until it has run what it held
+    /// when its turn came; then suspends it again. Called by the driver only.
+    public func drainQueues() {
+        lock.lock()
+        let all = queues
+        lock.unlock()
+        for queue in all {
+            queue.resume()
+            queue.sync {}
+            queue.suspend()
+        }
+    }
+
+    deinit {
+        for queue in queues { queue.resume() }  // libdispatch must not release a suspended queue
+    }
+
+    /// The lane of the calling thread: the program's queue it is running a block of, else the driver's lane if it is
+    /// the driver, else the other lane. The queue comes first because the driver itself may run a queue's blocks:
+    /// libdispatch can hand a serial queue to a thread waiting in `sync` on it (as the driver does between steps).
+    public var currentLane: String {
+        if let queue = DispatchQueue.getSpecific(key: queueKey) { return queue }
+        return pthread_equal(pthread_self(), driver) != 0 ? Self.driverLane : Self.otherLane
+    }
+
+    /// Records `event` in the calling thread's lane of the current step.
+    public func record(_ event: String) {
+        let lane = currentLane
+        lock.lock()
+        steps[step].append((lane, event))
+        count += 1
+        lock.unlock()
+    }
+
+    /// How many events have been recorded so far.
+    public var eventCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
+
+    /// Starts the next step: events from now on belong to it.
+    public func beginStep(_ index: Int) {
+        lock.lock()
+        while steps.count <= index { steps.append([]) }
+        step = index
+        lock.unlock()
+    }
+
+    /// Each step's events as lines `lane event`, grouped by lane (driver first, then the queues by name, then the
+    /// other lane sorted), each lane in the order its thread recorded.
+    public func stepLines(count: Int) -> [[String]] {
+        lock.lock()
+        defer { lock.unlock() }
+        return (0..<count).map { index in
+            let events = index < steps.count ? steps[index] : []
+            let lanes = Set(events.map(\.lane)).sorted { Self.laneOrder($0) < Self.laneOrder($1) }
+            return lanes.flatMap { lane in
+                var lines = events.filter { $0.lane == lane }.map { "\(lane) \($0.event)" }
+                if lane == Self.otherLane { lines.sort() }
+                return lines
+            }
+        }
+    }
+
+    private static func laneOrder(_ lane: String) -> String {
+        lane == driverLane ? "0" : lane == otherLane ? "2" : "1" + lane
+    }
+}

@@ -1,0 +1,86 @@
+import BoltsTraces
+import DifferentialCore
+import Foundation
+import PromiseKitTraces
+import TestSupport
+import Testing
+
+/// The folder of the golden traces, recorded on the originals (docs/original-test-suites.md, "Differential traces").
+let goldenFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+
+/// How many recorded programs a run replays: 2,000; 300 under the thread sanitizer (CI runs it there too); every
+/// recorded one with `PROMISES_STRESS=1`.
+func replayCount(recorded: Int) -> Int {
+    TestEnvironment.isStress ? recorded : min(recorded, TestEnvironment.isThreadSanitized ? 300 : 2000)
+}
+
+/// Replays the golden traces of `interpreter`'s original against our style and fails on every program whose trace
+/// differs where the original defines it and no declared divergence covers it.
+func replay<I: TraceInterpreter>(_ interpreter: I.Type, declared: [DeclaredDivergence]) throws {
+    let golden = try GoldenTrace.read(goldenFolder.appendingPathComponent(I.goldenFileName))
+    #expect(golden.count >= 2000, "\(I.goldenFileName) holds \(golden.count) programs")
+    var seen: Set<String> = []
+    for trace in golden.prefix(replayCount(recorded: golden.count)) {
+        let comparison = TraceComparison(
+            golden: trace, replay: I.run(trace.program), declared: declared, original: I.original)
+        #expect(comparison.mismatches.isEmpty, "\(comparison.report)")
+        for step in comparison.declaredSeen { seen.insert("\(trace.seed)/\(step)") }
+    }
+    // A declared divergence that no longer shows is stale: the list must say only what is true.
+    for divergence in declared where Int(divergence.seed) <= replayCount(recorded: golden.count) {
+        #expect(seen.contains("\(divergence.seed)/\(divergence.step)"), "declared but not seen: \(divergence)")
+    }
+}
+
+/// Checks that the generator still writes, for each seed, the program the golden file recorded: a golden trace is
+/// only valid for the program it was recorded from, so a changed generator means recording again on the original.
+func checkGenerator<I: TraceInterpreter>(_ interpreter: I.Type) throws {
+    let golden = try GoldenTrace.read(goldenFolder.appendingPathComponent(I.goldenFileName))
+    for trace in golden.prefix(replayCount(recorded: golden.count)) {
+        #expect(I.program(seed: trace.seed) == trace.program, "seed \(trace.seed): re-record the golden file")
+    }
+}
+
+/// Checks that seeds 1...2000 use every step kind at least 100 times.
+func checkCoverage<I: TraceInterpreter>(_ interpreter: I.Type, kinds: Int) {
+    let coverage = Coverage(I.self, seeds: 1...2000)
+    #expect(coverage.counts.count == kinds, "\(coverage.table(title: I.original))")
+    for (kind, count) in coverage.counts {
+        #expect(count >= 100, "\(kind): \(count) steps in 2,000 programs")
+    }
+}
+
+@Suite(.offThePool)
+struct PromiseKitReplayTests {
+    /// The PromiseKit programs, replayed on PromiseKitStyle. PromiseKit's `conf` is process-wide and the interpreter
+    /// sets its queues for each program, so the replay holds the package's process-wide test lock.
+    @Test func everyProgramReplaysAsPromiseKitRecordedIt() async throws {
+        try await ProcessWideTestLock.withLock {
+            try replay(PKInterpreter.self, declared: DeclaredDivergences.promiseKit)
+        }
+    }
+
+    @Test func theGeneratorStillWritesTheRecordedPrograms() throws {
+        try checkGenerator(PKInterpreter.self)
+    }
+
+    @Test func everyStepKindIsUsedAtLeast100Times() {
+        checkCoverage(PKInterpreter.self, kinds: 40)
+    }
+}
+
+@Suite(.offThePool)
+struct BoltsReplayTests {
+    /// The Bolts-Swift programs, replayed on BoltsStyle.
+    @Test func everyProgramReplaysAsBoltsSwiftRecordedIt() throws {
+        try replay(BoltsInterpreter.self, declared: DeclaredDivergences.bolts)
+    }
+
+    @Test func theGeneratorStillWritesTheRecordedPrograms() throws {
+        try checkGenerator(BoltsInterpreter.self)
+    }
+
+    @Test func everyStepKindIsUsedAtLeast100Times() {
+        checkCoverage(BoltsInterpreter.self, kinds: 57)
+    }
+}
