@@ -35,7 +35,7 @@ struct CombinatorTests {
         let all = BFTask.whenAll(sources.map(\.task))
         sources[3].set(error: TestError(code: 3))
         sources[0].set(result: 0)
-        sources[2].cancel()
+        sources[2].set(result: 2)
         sources[1].set(error: TestError(code: 1))
         let aggregate = all.error as? BFAggregateError
         #expect(aggregate?.errors.compactMap { ($0 as? TestError)?.code } == [1, 3])

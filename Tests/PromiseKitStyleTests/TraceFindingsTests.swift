@@ -35,10 +35,14 @@ struct TraceFindingsTests {
             conf.Q = (map: nil, return: queue)
             let ran = DispatchSemaphore(value: 0)
             let seen = Locked<String?>(nil)
+            // The queue is held until `done` is registered: the promise then settles on it, after registration, and
+            // `done(on: nil)` runs on the settling thread.
+            queue.suspend()
             Promise.value(1).ensureThen(on: nil) { Guarantee() }.done(on: nil) { _ in
                 seen.withLock { $0 = DispatchQueue.getSpecific(key: key) }
                 ran.signal()
             }.cauterize()
+            queue.resume()
             precondition(ran.wait(timeout: .now() + 60) == .success, "the chain settled")
             precondition(seen.withLock { $0 } == "return", "done(on: nil) ran on conf.Q.return")
         }
