@@ -66,6 +66,31 @@ struct StackDepthTests {
         #expect(log.events == ["first", "second", "third"])
     }
 
+    /// The one divergence from Bolts-Swift the differential traces keep (DeclaredDivergences): past 64 nested levels
+    /// `.immediate` enqueues the next link on the thread's trampoline, so a sibling continuation of an earlier link,
+    /// waiting in that link's callbacks, runs before it. Bolts-Swift nests every level and runs the sibling last.
+    @Test(arguments: [64, 65])
+    func immediateChainPast64LevelsLetsAnEarlierSiblingRunFirst(links: Int) {
+        let log = EventLog()
+        let source = BFTaskCompletionSource<Int>()
+        var chain = [source.task]
+        for link in 1...links {
+            chain.append(
+                chain[link - 1].continueWith(.immediate) { _ -> Int in
+                    log.append("h\(link)")
+                    return link
+                })
+        }
+        chain[1].continueWith(.immediate) { _ in log.append("sibling") }
+        source.set(result: 0)
+        let inOrder = (1...links).map { "h\($0)" }
+        if links <= 64 {
+            #expect(log.events == inOrder + ["sibling"])
+        } else {
+            #expect(log.events == inOrder.prefix(64) + ["sibling"] + inOrder.dropFirst(64))
+        }
+    }
+
     @Test func millionTaskSerialLoop() {
         // The "serial deletes" pattern: a loop of continueWithTask, each step pending until run.
         let start = BFTaskCompletionSource<Int>()

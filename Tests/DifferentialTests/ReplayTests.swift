@@ -41,13 +41,21 @@ func checkGenerator<I: TraceInterpreter>(_ interpreter: I.Type) throws {
     }
 }
 
-/// Checks that seeds 1...2000 use every step kind at least 100 times.
-func checkCoverage<I: TraceInterpreter>(_ interpreter: I.Type, kinds: Int) {
+/// The page that shows the coverage tables.
+let differentialPage = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("../../docs/differential-traces.md").standardized
+
+/// Checks that seeds 1...2000 use every step kind at least 100 times, and that docs/differential-traces.md shows
+/// the coverage table as the generator prints it.
+func checkCoverage<I: TraceInterpreter>(_ interpreter: I.Type, kinds: Int) throws {
     let coverage = Coverage(I.self, seeds: 1...2000)
-    #expect(coverage.counts.count == kinds, "\(coverage.table(title: I.original))")
+    let table = coverage.table(title: I.original)
+    #expect(coverage.counts.count == kinds, "\(table)")
     for (kind, count) in coverage.counts {
         #expect(count >= 100, "\(kind): \(count) steps in 2,000 programs")
     }
+    let page = try String(contentsOf: differentialPage, encoding: .utf8)
+    #expect(page.contains(table + "\n"), "docs/differential-traces.md: the table of `coverage`:\n\(table)")
 }
 
 @Suite(.offThePool)
@@ -64,8 +72,8 @@ struct PromiseKitReplayTests {
         try checkGenerator(PKInterpreter.self)
     }
 
-    @Test func everyStepKindIsUsedAtLeast100Times() {
-        checkCoverage(PKInterpreter.self, kinds: 40)
+    @Test func everyStepKindIsUsedAtLeast100Times() throws {
+        try checkCoverage(PKInterpreter.self, kinds: 40)
     }
 }
 
@@ -80,7 +88,7 @@ struct BoltsReplayTests {
         try checkGenerator(BoltsInterpreter.self)
     }
 
-    @Test func everyStepKindIsUsedAtLeast100Times() {
-        checkCoverage(BoltsInterpreter.self, kinds: 57)
+    @Test func everyStepKindIsUsedAtLeast100Times() throws {
+        try checkCoverage(BoltsInterpreter.self, kinds: 57)
     }
 }
