@@ -5,7 +5,7 @@ import Dispatch
 /// The returned promise is fulfilled with their values in the given order once the last one is fulfilled, or
 /// rejected with the error of the first one to be rejected.
 /// - Parameters:
-///   - queue: Accepted for source compatibility; the bookkeeping only moves resolutions and runs inline.
+///   - queue: The queue the combining runs on: it observes each input there, as Google's `all` does.
 ///   - promises: The promises to wait for.
 /// - Returns: A promise of the values of `promises`, in the same order.
 public func all<Value>(
@@ -20,14 +20,14 @@ public func all<Value>(
 /// The returned promise is fulfilled with their values in the given order once the last one is fulfilled (at once
 /// with `[]` when there are none), or rejected with the error of the first one to be rejected.
 /// - Parameters:
-///   - queue: Accepted for source compatibility; the bookkeeping only moves resolutions and runs inline.
+///   - queue: The queue the combining runs on: it observes each input there, as Google's `all` does.
 ///   - promises: The promises to wait for.
 /// - Returns: A promise of the values of `promises`, in the same order.
 public func all<Value, Container: Sequence>(
     on queue: DispatchQueue = .promises,
     _ promises: Container
 ) -> Promise<[Value]> where Container.Element == Promise<Value> {
-    joinAll(Array(promises)) { values in values.map { $0 as! Value } }
+    joinAll(Array(promises), on: queue) { values in values.map { $0 as! Value } }
 }
 
 /// Waits until both promises are fulfilled.
@@ -35,7 +35,7 @@ public func all<Value, Container: Sequence>(
 /// The returned promise is fulfilled with a tuple of their values, or rejected with the error of the first one to be
 /// rejected.
 /// - Parameters:
-///   - queue: Accepted for source compatibility; the bookkeeping only moves resolutions and runs inline.
+///   - queue: The queue the combining runs on: it observes each input there, as Google's `all` does.
 ///   - promiseA: A promise of type `A`.
 ///   - promiseB: A promise of type `B`.
 /// - Returns: A promise of a tuple of the values.
@@ -44,7 +44,7 @@ public func all<A, B>(
     _ promiseA: Promise<A>,
     _ promiseB: Promise<B>
 ) -> Promise<(A, B)> {
-    joinAll([promiseA, promiseB]) { values in
+    joinAll([promiseA, promiseB], on: queue) { $0 }.then(on: queue) { values in
         (Promise.valueForBlocks(values[0] as! A), Promise.valueForBlocks(values[1] as! B))
     }
 }
@@ -54,7 +54,7 @@ public func all<A, B>(
 /// The returned promise is fulfilled with a tuple of their values, or rejected with the error of the first one to be
 /// rejected.
 /// - Parameters:
-///   - queue: Accepted for source compatibility; the bookkeeping only moves resolutions and runs inline.
+///   - queue: The queue the combining runs on: it observes each input there, as Google's `all` does.
 ///   - promiseA: A promise of type `A`.
 ///   - promiseB: A promise of type `B`.
 ///   - promiseC: A promise of type `C`.
@@ -65,7 +65,7 @@ public func all<A, B, C>(
     _ promiseB: Promise<B>,
     _ promiseC: Promise<C>
 ) -> Promise<(A, B, C)> {
-    joinAll([promiseA, promiseB, promiseC]) { values in
+    joinAll([promiseA, promiseB, promiseC], on: queue) { $0 }.then(on: queue) { values in
         (
             Promise.valueForBlocks(values[0] as! A), Promise.valueForBlocks(values[1] as! B),
             Promise.valueForBlocks(values[2] as! C)
@@ -78,7 +78,7 @@ public func all<A, B, C>(
 /// The returned promise is fulfilled with a tuple of their values, or rejected with the error of the first one to be
 /// rejected.
 /// - Parameters:
-///   - queue: Accepted for source compatibility; the bookkeeping only moves resolutions and runs inline.
+///   - queue: The queue the combining runs on: it observes each input there, as Google's `all` does.
 ///   - promiseA: A promise of type `A`.
 ///   - promiseB: A promise of type `B`.
 ///   - promiseC: A promise of type `C`.
@@ -91,7 +91,7 @@ public func all<A, B, C, D>(
     _ promiseC: Promise<C>,
     _ promiseD: Promise<D>
 ) -> Promise<(A, B, C, D)> {
-    joinAll([promiseA, promiseB, promiseC, promiseD]) { values in
+    joinAll([promiseA, promiseB, promiseC, promiseD], on: queue) { $0 }.then(on: queue) { values in
         (
             Promise.valueForBlocks(values[0] as! A), Promise.valueForBlocks(values[1] as! B),
             Promise.valueForBlocks(values[2] as! C), Promise.valueForBlocks(values[3] as! D)
@@ -99,25 +99,18 @@ public func all<A, B, C, D>(
     }
 }
 
-/// Fulfills the result with `makeValue(values)` once every input is fulfilled; rejects it with the first rejection.
+/// Fulfills the result with `makeValue(values)` in the first observation on `queue` that finds every input
+/// fulfilled; rejects it with the error of the first rejection observed there (CombinedInputs).
 private func joinAll<Result>(
-    _ inputs: [any OutcomeObservable],
-    _ makeValue: @escaping ([Any]) -> Result
+    _ inputs: [any OutcomeObservable], on queue: DispatchQueue, _ makeValue: @escaping ([Any]) -> Result
 ) -> Promise<Result> {
     guard !inputs.isEmpty else { return Promise(resolved: .success(makeValue([]))) }
     let promise = Promise<Result>(pending: ())
-    let countdown = Countdown(inputs.count)
-    for (index, input) in inputs.enumerated() {
-        input.observeOutcome { outcome in
-            switch outcome {
-            case .failure(let error):
-                promise.reject(error)
-            case .success:
-                if let outcomes = countdown.settle(index, outcome) {
-                    promise.fulfill(makeValue(outcomes.map { try! $0.get() }))
-                }
-            }
-        }
+    CombinedInputs.observe(inputs, on: queue) { outcome, all in
+        if case .failure(let error) = outcome { return promise.reject(error) }
+        var values: [Any] = []
+        for case .success(let value)? in all { values.append(value) }
+        if values.count == all.count, promise.isPending { promise.fulfill(makeValue(values)) }
     }
     return promise
 }

@@ -4,10 +4,11 @@ import Foundation
 /// Waits until all of the given promises are settled, and succeeds if at least one of them is fulfilled.
 ///
 /// The returned promise is fulfilled with a ``Maybe`` for each promise, in the given order, once all are settled and
-/// at least one is fulfilled (at once with `[]` when there are none); when all are rejected it is rejected with the
-/// error of the last one to be rejected.
+/// at least one is fulfilled (with `[]` when there are none, still on `queue`); when all are rejected it is rejected
+/// with the error of the input whose observation on `queue` first finds them all settled, as in Google's `any`.
 /// - Parameters:
-///   - queue: Accepted for source compatibility; the bookkeeping only moves resolutions and runs inline.
+///   - queue: The queue the combining runs on: it observes each input there, and makes the result there, as Google's
+///     `any` does.
 ///   - promises: The promises to wait for.
 /// - Returns: A promise of the outcomes of `promises`, in the same order.
 public func any<Value>(
@@ -20,25 +21,28 @@ public func any<Value>(
 /// Waits until all of the given promises are settled, and succeeds if at least one of them is fulfilled.
 ///
 /// The returned promise is fulfilled with a ``Maybe`` for each promise, in the given order, once all are settled and
-/// at least one is fulfilled (at once with `[]` when there are none); when all are rejected it is rejected with the
-/// error of the last one to be rejected.
+/// at least one is fulfilled (with `[]` when there are none, still on `queue`); when all are rejected it is rejected
+/// with the error of the input whose observation on `queue` first finds them all settled, as in Google's `any`.
 /// - Parameters:
-///   - queue: Accepted for source compatibility; the bookkeeping only moves resolutions and runs inline.
+///   - queue: The queue the combining runs on: it observes each input there, and makes the result there, as Google's
+///     `any` does.
 ///   - promises: The promises to wait for.
 /// - Returns: A promise of the outcomes of `promises`, in the same order.
 public func any<Value, Container: Sequence>(
     on queue: DispatchQueue = .promises,
     _ promises: Container
 ) -> Promise<[Maybe<Value>]> where Container.Element == Promise<Value> {
-    joinAny(Array(promises)) { outcomes in outcomes.map { Maybe<Value>($0) } }
+    joinAny(Array(promises), on: queue) { outcomes in outcomes.map { Maybe<Value>($0) } }
 }
 
 /// Waits until both promises are settled, and succeeds if at least one of them is fulfilled.
 ///
 /// The returned promise is fulfilled with a tuple of ``Maybe``s once both are settled and at least one is fulfilled;
-/// when both are rejected it is rejected with the error of the last one to be rejected.
+/// when both are rejected it is rejected with the error of the input whose observation on `queue` first
+/// finds them all settled, as in Google's `any`.
 /// - Parameters:
-///   - queue: Accepted for source compatibility; the bookkeeping only moves resolutions and runs inline.
+///   - queue: The queue the combining runs on: it observes each input there, and makes the result there, as Google's
+///     `any` does.
 ///   - promiseA: A promise of type `A`.
 ///   - promiseB: A promise of type `B`.
 /// - Returns: A promise of a tuple of the outcomes.
@@ -47,15 +51,17 @@ public func any<A, B>(
     _ promiseA: Promise<A>,
     _ promiseB: Promise<B>
 ) -> Promise<(Maybe<A>, Maybe<B>)> {
-    joinAny([promiseA, promiseB]) { outcomes in (Maybe(outcomes[0]), Maybe(outcomes[1])) }
+    joinAny([promiseA, promiseB], on: queue) { outcomes in (Maybe(outcomes[0]), Maybe(outcomes[1])) }
 }
 
 /// Waits until all three promises are settled, and succeeds if at least one of them is fulfilled.
 ///
 /// The returned promise is fulfilled with a tuple of ``Maybe``s once all are settled and at least one is fulfilled;
-/// when all are rejected it is rejected with the error of the last one to be rejected.
+/// when all are rejected it is rejected with the error of the input whose observation on `queue` first
+/// finds them all settled, as in Google's `any`.
 /// - Parameters:
-///   - queue: Accepted for source compatibility; the bookkeeping only moves resolutions and runs inline.
+///   - queue: The queue the combining runs on: it observes each input there, and makes the result there, as Google's
+///     `any` does.
 ///   - promiseA: A promise of type `A`.
 ///   - promiseB: A promise of type `B`.
 ///   - promiseC: A promise of type `C`.
@@ -66,30 +72,31 @@ public func any<A, B, C>(
     _ promiseB: Promise<B>,
     _ promiseC: Promise<C>
 ) -> Promise<(Maybe<A>, Maybe<B>, Maybe<C>)> {
-    joinAny([promiseA, promiseB, promiseC]) { outcomes in
+    joinAny([promiseA, promiseB, promiseC], on: queue) { outcomes in
         (Maybe(outcomes[0]), Maybe(outcomes[1]), Maybe(outcomes[2]))
     }
 }
 
-/// Fulfills the result with `makeValue(outcomes)` once every input is settled and one is fulfilled; else rejects it.
+/// Fulfills the result with `makeValue(outcomes)`, made on `queue`, once the first observation on `queue` finds every
+/// input settled and one fulfilled; rejects it with the error of that observation's input when none is fulfilled
+/// (CombinedInputs). With no input it is `makeValue([])`, also made on `queue`.
 private func joinAny<Result>(
-    _ inputs: [any OutcomeObservable],
+    _ inputs: [any OutcomeObservable], on queue: DispatchQueue,
     _ makeValue: @escaping ([Swift.Result<Any, any Error>]) -> Result
 ) -> Promise<Result> {
-    guard !inputs.isEmpty else { return Promise(resolved: .success(makeValue([]))) }
-    let promise = Promise<Result>(pending: ())
-    let countdown = Countdown(inputs.count)
-    for (index, input) in inputs.enumerated() {
-        input.observeOutcome { outcome in
-            guard let outcomes = countdown.settle(index, outcome) else { return }
-            if outcomes.contains(where: { if case .success = $0 { true } else { false } }) {
-                promise.fulfill(makeValue(outcomes))
-            } else if case .failure(let error) = outcome {
-                promise.reject(error)
-            }
+    guard !inputs.isEmpty else { return Promise(resolved: .success([])).then(on: queue, makeValue) }
+    let outcomes = Promise<[Swift.Result<Any, any Error>]>(pending: ())
+    CombinedInputs.observe(inputs, on: queue) { outcome, all in
+        guard outcomes.isPending, !all.contains(where: { $0 == nil }) else { return }
+        let settled = all.map { $0! }
+        let oneFulfilled = settled.contains { if case .success = $0 { true } else { false } }
+        if case .failure(let error) = outcome, !oneFulfilled {
+            outcomes.reject(error)
+        } else {
+            outcomes.fulfill(settled)
         }
     }
-    return promise
+    return outcomes.then(on: queue, makeValue)
 }
 
 /// The outcome of one promise passed to `any`: the value it was fulfilled with or the error it was rejected with.

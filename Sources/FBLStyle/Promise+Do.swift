@@ -45,9 +45,9 @@ extension Promise {
             do {
                 let other = try work()
                 if let other = other as? Promise<Value> {
-                    self.resolve(with: other)
+                    self.resolve(with: other, on: queue)
                 } else {
-                    other.observe(on: nil) { self.resolve(Self.converting($0)) }
+                    other.observe(on: queue) { self.resolve(Self.converting($0)) }
                 }
             } catch {
                 self.reject(error)

@@ -5,7 +5,7 @@ import Dispatch
 /// The returned promise is resolved like the first of `promises` to be fulfilled or rejected.
 /// - Precondition: `promises` is not empty (as in the original).
 /// - Parameters:
-///   - queue: Accepted for source compatibility; the bookkeeping only moves resolutions and runs inline.
+///   - queue: The queue the race runs on: it observes each input there, as Google's `race` does.
 ///   - promises: The promises to race.
 /// - Returns: A promise resolved like the first of `promises` to settle.
 public func race<Value>(
@@ -20,7 +20,7 @@ public func race<Value>(
 /// The returned promise is resolved like the first of `promises` to be fulfilled or rejected.
 /// - Precondition: `promises` is not empty (as in the original).
 /// - Parameters:
-///   - queue: Accepted for source compatibility; the bookkeeping only moves resolutions and runs inline.
+///   - queue: The queue the race runs on: it observes each input there, as Google's `race` does.
 ///   - promises: The promises to race.
 /// - Returns: A promise resolved like the first of `promises` to settle.
 public func race<Value>(
@@ -29,9 +29,11 @@ public func race<Value>(
 ) -> Promise<Value> {
     precondition(!promises.isEmpty, "race(_:) needs at least one promise")
     let promise = Promise<Value>(pending: ())
-    for input in promises {
-        input.observe(on: nil) { resolution in
-            promise.resolve(resolution)
+    queue.async(group: promisesGroup) {
+        for input in promises {
+            input.observe(on: queue) { resolution in
+                promise.resolve(resolution)
+            }
         }
     }
     return promise

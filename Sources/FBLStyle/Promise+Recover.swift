@@ -22,7 +22,7 @@ extension Promise {
                 promise.resolve(resolution)
             case .failure(let error):
                 do {
-                    promise.resolve(with: try recovery(error))
+                    promise.resolve(with: try recovery(error), on: queue)
                 } catch {
                     promise.reject(error)
                 }

@@ -32,7 +32,7 @@ extension Promise {
             case .success(let stored):
                 let value = Self.valueForBlocks(stored)
                 do {
-                    promise.resolve(with: try work(value))
+                    promise.resolve(with: try work(value), on: queue)
                 } catch {
                     promise.reject(error)
                 }

@@ -2,9 +2,10 @@
 //
 // THE MECHANISM: observers on each promise, and one process-wide dispatch group. `then`, `catch` and the other
 // operators create the chained promise and register an observer on `self`: a closure that will receive the resolution
-// and hand the user's block to its queue with `queue.async(group: DispatchGroup.promises)`. Library-internal observers
-// (adopting a returned promise, `all`, `race`, `timeout`, `async()`) have no queue and run inline, through the
-// thread's `ObserverTrampoline`. Resolving takes the lock, stores the resolution, swaps the observer list out, unlocks
+// and hand the user's block to its queue with `queue.async(group: DispatchGroup.promises)`. Adopting a promise a block
+// returned goes through the block's queue too, and `all`, `any` and `race` observe their inputs on theirs, as in
+// Google's core; the other library-internal observers (`timeout`, `delay`, `async()`) have no queue and run inline,
+// through the thread's `ObserverTrampoline`. Resolving takes the lock, stores the resolution, swaps the observer list out, unlocks
 // and runs each observer. Until it has run them all, the promise is "draining": an observer registered meanwhile joins
 // the list and runs next, so that none overtakes an earlier one (Google's FBLPromise gets that order by dispatching
 // under its lock; here inline observers run too, so they must run unlocked). Every pending promise and every block in
@@ -196,14 +197,15 @@ public final class Promise<Value>: @unchecked Sendable {
         }
     }
 
-    /// Adopts the eventual resolution of `other` (used when a block returns a promise); a promise told to adopt
-    /// itself is rejected with ``PromiseCycleError`` instead of waiting for itself forever.
-    @inlinable func resolve(with other: Promise<Value>) {
+    /// Adopts the eventual resolution of `other` (used when a block returns a promise) through `queue`, the block's
+    /// queue, as Google's core does: an observer of `other` resolves `self` there, even if `other` is settled. A
+    /// promise told to adopt itself is rejected with ``PromiseCycleError`` instead of waiting for itself forever.
+    @inlinable func resolve(with other: Promise<Value>, on queue: DispatchQueue) {
         guard other !== self else {
             resolve(.failure(PromiseCycleError()))
             return
         }
-        other.observe(on: nil) { resolution in
+        other.observe(on: queue) { resolution in
             self.resolve(resolution)
         }
     }

@@ -1,16 +1,25 @@
 import Dispatch
 
-/// Fulfils when every thenable has fulfilled; rejects with the first rejection.
-private func fulfilledCountdown<U: Thenable>(_ thenables: [U]) -> Promise<Void> {
+// The handlers a `when` registers on its inputs hold what the inputs gave (a `WhenValues`), never the inputs: an
+// input that never settles would otherwise keep the others, and itself, alive through the result's handler.
+
+/// What the inputs of one `when` gave, by input order, as they settle.
+private typealias WhenValues<T> = Barriered<[T?]>
+
+/// Fulfils when every thenable has fulfilled, keeping each value in `values`; rejects with the first rejection.
+private func fulfilledCountdown<U: Thenable>(
+    _ thenables: [U], keeping values: WhenValues<U.T>? = nil
+) -> Promise<Void> {
     guard !thenables.isEmpty else { return Promise() }
     let rp = Promise<Void>(.pending)
     let remaining = Barriered(thenables.count)
-    for thenable in thenables {
+    for (index, thenable) in thenables.enumerated() {
         thenable.pipe {
             switch $0 {
             case .rejected(let error):
                 rp.box.seal(.rejected(error))
-            case .fulfilled:
+            case .fulfilled(let value):
+                values?.write { $0[index] = value }
                 let left = remaining.write { count -> Int in
                     count -= 1
                     return count
@@ -22,13 +31,16 @@ private func fulfilledCountdown<U: Thenable>(_ thenables: [U]) -> Promise<Void> 
     return rp
 }
 
-/// Resolves when every thenable has resolved, either way.
-private func resolvedCountdown<U: Thenable>(_ thenables: [U]) -> Guarantee<Void> {
+/// Resolves when every thenable has resolved, either way, keeping each result in `results`.
+private func resolvedCountdown<U: Thenable>(
+    _ thenables: [U], keeping results: WhenValues<Result<U.T>>? = nil
+) -> Guarantee<Void> {
     guard !thenables.isEmpty else { return Guarantee() }
     let rg = Guarantee<Void>(.pending)
     let remaining = Barriered(thenables.count)
-    for thenable in thenables {
-        thenable.pipe { _ in
+    for (index, thenable) in thenables.enumerated() {
+        thenable.pipe { result in
+            results?.write { $0[index] = result }
             let left = remaining.write { count -> Int in
                 count -= 1
                 return count
@@ -39,12 +51,33 @@ private func resolvedCountdown<U: Thenable>(_ thenables: [U]) -> Guarantee<Void>
     return rg
 }
 
+/// Space for the values of `count` inputs.
+private func whenValues<T>(_ count: Int) -> WhenValues<T> {
+    WhenValues(Array(repeating: nil, count: count))
+}
+
+/// `thenable` as a `Void` promise, as `asVoid()` makes it, that also keeps its value in `values` at `index`.
+private func keeping<U: Thenable>(_ thenable: U, in values: WhenValues<Any>, at index: Int) -> Promise<Void> {
+    thenable.map(on: nil) { value in values.write { $0[index] = value } }
+}
+
+/// `guarantee` as a `Void` guarantee, as `asVoid()` makes it, that also keeps its value in `values` at `index`.
+private func keeping<T>(_ guarantee: Guarantee<T>, in values: WhenValues<Any>, at index: Int) -> Guarantee<Void> {
+    guarantee.map(on: nil) { value in values.write { $0[index] = value } }
+}
+
+/// The value kept at `index`, as a `T`.
+private func kept<T>(_ values: WhenValues<Any>, _ index: Int, as _: T.Type = T.self) -> T {
+    values.read { $0[index]! as! T }
+}
+
 /// Waits for every promise to fulfil and gives their values in input order; rejects as soon as one rejects (the
 /// others keep running). An empty array fulfils with `[]`.
 ///
 ///     when(fulfilled: [fetch(a), fetch(b)]).done { pages in ... }
 public func when<U: Thenable>(fulfilled thenables: [U]) -> Promise<[U.T]> {
-    fulfilledCountdown(thenables).map(on: nil) { thenables.map { $0.value! } }
+    let values: WhenValues<U.T> = whenValues(thenables.count)
+    return fulfilledCountdown(thenables, keeping: values).map(on: nil) { values.read { $0.map { $0! } } }
 }
 
 /// Waits for every thenable of a mixed array (promises and guarantees of any value types) to fulfil and gives their
@@ -52,7 +85,9 @@ public func when<U: Thenable>(fulfilled thenables: [U]) -> Promise<[U.T]> {
 ///
 ///     when(fulfilled: [fetchUser(), Guarantee.value(42)] as [any Thenable]).done { values in ... }
 public func when(fulfilled thenables: [any Thenable]) -> Promise<[Any]> {
-    fulfilledCountdown(thenables.map { $0.asVoid() }).map(on: nil) { thenables.map { $0.value! } }
+    let values: WhenValues<Any> = whenValues(thenables.count)
+    let voids = thenables.enumerated().map { keeping($1, in: values, at: $0) }
+    return fulfilledCountdown(voids).map(on: nil) { values.read { $0.map { $0! } } }
 }
 
 /// Waits for every `Void` promise to fulfil.
@@ -69,20 +104,35 @@ public func when<U: Thenable>(fulfilled promises: [U]) -> Promise<Void> where U.
 ///
 ///     when(fulfilled: fetchUser(), fetchSettings()).done { user, settings in ... }
 public func when<U: Thenable, V: Thenable>(fulfilled pu: U, _ pv: V) -> Promise<(U.T, V.T)> {
-    fulfilledCountdown([pu.asVoid(), pv.asVoid()]).map(on: nil) { (pu.value!, pv.value!) }
+    let values: WhenValues<Any> = whenValues(2)
+    return fulfilledCountdown([keeping(pu, in: values, at: 0), keeping(pv, in: values, at: 1)]).map(on: nil) {
+        (kept(values, 0, as: U.T.self), kept(values, 1, as: V.T.self))
+    }
 }
 
 /// Waits for all three to fulfil.
 public func when<U: Thenable, V: Thenable, W: Thenable>(fulfilled pu: U, _ pv: V, _ pw: W) -> Promise<(U.T, V.T, W.T)> {
-    fulfilledCountdown([pu.asVoid(), pv.asVoid(), pw.asVoid()]).map(on: nil) { (pu.value!, pv.value!, pw.value!) }
+    let values: WhenValues<Any> = whenValues(3)
+    let voids = [keeping(pu, in: values, at: 0), keeping(pv, in: values, at: 1), keeping(pw, in: values, at: 2)]
+    return fulfilledCountdown(voids).map(on: nil) {
+        (kept(values, 0, as: U.T.self), kept(values, 1, as: V.T.self), kept(values, 2, as: W.T.self))
+    }
 }
 
 /// Waits for all four to fulfil.
 public func when<U: Thenable, V: Thenable, W: Thenable, X: Thenable>(
     fulfilled pu: U, _ pv: V, _ pw: W, _ px: X
 ) -> Promise<(U.T, V.T, W.T, X.T)> {
-    fulfilledCountdown([pu.asVoid(), pv.asVoid(), pw.asVoid(), px.asVoid()]).map(on: nil) {
-        (pu.value!, pv.value!, pw.value!, px.value!)
+    let values: WhenValues<Any> = whenValues(4)
+    let voids = [
+        keeping(pu, in: values, at: 0), keeping(pv, in: values, at: 1), keeping(pw, in: values, at: 2),
+        keeping(px, in: values, at: 3),
+    ]
+    return fulfilledCountdown(voids).map(on: nil) {
+        (
+            kept(values, 0, as: U.T.self), kept(values, 1, as: V.T.self), kept(values, 2, as: W.T.self),
+            kept(values, 3, as: X.T.self)
+        )
     }
 }
 
@@ -90,8 +140,16 @@ public func when<U: Thenable, V: Thenable, W: Thenable, X: Thenable>(
 public func when<U: Thenable, V: Thenable, W: Thenable, X: Thenable, Y: Thenable>(
     fulfilled pu: U, _ pv: V, _ pw: W, _ px: X, _ py: Y
 ) -> Promise<(U.T, V.T, W.T, X.T, Y.T)> {
-    fulfilledCountdown([pu.asVoid(), pv.asVoid(), pw.asVoid(), px.asVoid(), py.asVoid()]).map(on: nil) {
-        (pu.value!, pv.value!, pw.value!, px.value!, py.value!)
+    let values: WhenValues<Any> = whenValues(5)
+    let voids = [
+        keeping(pu, in: values, at: 0), keeping(pv, in: values, at: 1), keeping(pw, in: values, at: 2),
+        keeping(px, in: values, at: 3), keeping(py, in: values, at: 4),
+    ]
+    return fulfilledCountdown(voids).map(on: nil) {
+        (
+            kept(values, 0, as: U.T.self), kept(values, 1, as: V.T.self), kept(values, 2, as: W.T.self),
+            kept(values, 3, as: X.T.self), kept(values, 4, as: Y.T.self)
+        )
     }
 }
 
@@ -230,7 +288,8 @@ public func when<T>(resolved promises: Promise<T>...) -> Guarantee<[Result<T>]> 
 
 /// Waits for every promise to resolve, either way, and gives their results in input order.
 public func when<T>(resolved promises: [Promise<T>]) -> Guarantee<[Result<T>]> {
-    resolvedCountdown(promises).map(on: nil) { promises.map { $0.result! } }
+    let results: WhenValues<Result<T>> = whenValues(promises.count)
+    return resolvedCountdown(promises, keeping: results).map(on: nil) { results.read { $0.map { $0! } } }
 }
 
 /// Waits for every `Void` guarantee.
@@ -250,18 +309,31 @@ public func when(guarantees: [Guarantee<Void>]) -> Guarantee<Void> {
 
 /// Waits for every guarantee and gives their values in input order.
 public func when<T>(guarantees: [Guarantee<T>]) -> Guarantee<[T]> {
-    resolvedCountdown(guarantees).map(on: nil) { guarantees.map { $0.sealedValue! } }
+    let results: WhenValues<Result<T>> = whenValues(guarantees.count)
+    return resolvedCountdown(guarantees, keeping: results).map(on: nil) {
+        results.read {
+            $0.map { result -> T in
+                guard case .fulfilled(let value)? = result else { preconditionFailure("a guarantee rejected") }
+                return value
+            }
+        }
+    }
 }
 
 /// Waits for both guarantees.
 public func when<U, V>(guarantees gu: Guarantee<U>, _ gv: Guarantee<V>) -> Guarantee<(U, V)> {
-    resolvedCountdown([gu.asVoid(), gv.asVoid()]).map(on: nil) { (gu.sealedValue!, gv.sealedValue!) }
+    let values: WhenValues<Any> = whenValues(2)
+    return resolvedCountdown([keeping(gu, in: values, at: 0), keeping(gv, in: values, at: 1)]).map(on: nil) {
+        (kept(values, 0, as: U.self), kept(values, 1, as: V.self))
+    }
 }
 
 /// Waits for all three guarantees.
 public func when<U, V, W>(guarantees gu: Guarantee<U>, _ gv: Guarantee<V>, _ gw: Guarantee<W>) -> Guarantee<(U, V, W)> {
-    resolvedCountdown([gu.asVoid(), gv.asVoid(), gw.asVoid()]).map(on: nil) {
-        (gu.sealedValue!, gv.sealedValue!, gw.sealedValue!)
+    let values: WhenValues<Any> = whenValues(3)
+    let voids = [keeping(gu, in: values, at: 0), keeping(gv, in: values, at: 1), keeping(gw, in: values, at: 2)]
+    return resolvedCountdown(voids).map(on: nil) {
+        (kept(values, 0, as: U.self), kept(values, 1, as: V.self), kept(values, 2, as: W.self))
     }
 }
 
@@ -269,8 +341,16 @@ public func when<U, V, W>(guarantees gu: Guarantee<U>, _ gv: Guarantee<V>, _ gw:
 public func when<U, V, W, X>(
     guarantees gu: Guarantee<U>, _ gv: Guarantee<V>, _ gw: Guarantee<W>, _ gx: Guarantee<X>
 ) -> Guarantee<(U, V, W, X)> {
-    resolvedCountdown([gu.asVoid(), gv.asVoid(), gw.asVoid(), gx.asVoid()]).map(on: nil) {
-        (gu.sealedValue!, gv.sealedValue!, gw.sealedValue!, gx.sealedValue!)
+    let values: WhenValues<Any> = whenValues(4)
+    let voids = [
+        keeping(gu, in: values, at: 0), keeping(gv, in: values, at: 1), keeping(gw, in: values, at: 2),
+        keeping(gx, in: values, at: 3),
+    ]
+    return resolvedCountdown(voids).map(on: nil) {
+        (
+            kept(values, 0, as: U.self), kept(values, 1, as: V.self), kept(values, 2, as: W.self),
+            kept(values, 3, as: X.self)
+        )
     }
 }
 
@@ -278,7 +358,15 @@ public func when<U, V, W, X>(
 public func when<U, V, W, X, Y>(
     guarantees gu: Guarantee<U>, _ gv: Guarantee<V>, _ gw: Guarantee<W>, _ gx: Guarantee<X>, _ gy: Guarantee<Y>
 ) -> Guarantee<(U, V, W, X, Y)> {
-    resolvedCountdown([gu.asVoid(), gv.asVoid(), gw.asVoid(), gx.asVoid(), gy.asVoid()]).map(on: nil) {
-        (gu.sealedValue!, gv.sealedValue!, gw.sealedValue!, gx.sealedValue!, gy.sealedValue!)
+    let values: WhenValues<Any> = whenValues(5)
+    let voids = [
+        keeping(gu, in: values, at: 0), keeping(gv, in: values, at: 1), keeping(gw, in: values, at: 2),
+        keeping(gx, in: values, at: 3), keeping(gy, in: values, at: 4),
+    ]
+    return resolvedCountdown(voids).map(on: nil) {
+        (
+            kept(values, 0, as: U.self), kept(values, 1, as: V.self), kept(values, 2, as: W.self),
+            kept(values, 3, as: X.self), kept(values, 4, as: Y.self)
+        )
     }
 }

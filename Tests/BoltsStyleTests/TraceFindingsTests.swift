@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// Behaviours of Bolts-Swift 1.5.0 that the differential traces found and BoltsStyle now matches, one test each, with
-/// the smallest program that showed it (docs/original-test-suites.md, "Differential traces").
+/// the smallest program that showed it (docs/differential-traces.md).
 @Suite("Found by the differential traces", .offThePool)
 struct TraceFindingsTests {
     /// `n0=cancelled; n1=error E0; n2=whenAll n0 n1`: Bolts-Swift's n2 is cancelled. A cancelled input wins over a

@@ -1,11 +1,12 @@
 import BoltsTraces
 import DifferentialCore
+import FBLTraces
 import Foundation
 import PromiseKitTraces
 import TestSupport
 import Testing
 
-/// The folder of the golden traces, recorded on the originals (docs/original-test-suites.md, "Differential traces").
+/// The folder of the golden traces, recorded on the originals (docs/differential-traces.md).
 let goldenFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
 
 /// How many recorded programs a run replays: 2,000; 300 under the thread sanitizer (CI runs it there too); every
@@ -90,5 +91,21 @@ struct BoltsReplayTests {
 
     @Test func everyStepKindIsUsedAtLeast100Times() throws {
         try checkCoverage(BoltsInterpreter.self, kinds: 57)
+    }
+}
+
+@Suite(.offThePool)
+struct FBLReplayTests {
+    /// The Google Promises programs, recorded on its Objective-C core (FBLPromise) and replayed on FBLStyle.
+    @Test func everyProgramReplaysAsGooglePromisesRecordedIt() throws {
+        try replay(FBLInterpreter.self, declared: DeclaredDivergences.googlePromises)
+    }
+
+    @Test func theGeneratorStillWritesTheRecordedPrograms() throws {
+        try checkGenerator(FBLInterpreter.self)
+    }
+
+    @Test func everyStepKindIsUsedAtLeast100Times() throws {
+        try checkCoverage(FBLInterpreter.self, kinds: 23)
     }
 }

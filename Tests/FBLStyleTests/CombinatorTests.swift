@@ -48,6 +48,7 @@ extension FBLStyleTests {
                 weakInput = input
                 combined = all(on: serialQueue, [input])
             }
+            serialQueue.sync {}  // `all` has observed its input on the queue, and let go of the list of inputs
             #expect(weakInput == nil, "all must not keep an unresolved input alive")
             #expect(combined?.isPending == true)
             combined = nil
@@ -68,13 +69,28 @@ extension FBLStyleTests {
             #expect(variadic == [Maybe(1)])
         }
 
-        @Test func anyRejectsWithTheLastErrorWhenAllAreRejected() async {
+        /// As in Google's `any`: the observation on the queue that first finds every input settled, none fulfilled,
+        /// rejects with its own input's error. Rejected one by one, with the queue running in between, that is the
+        /// last one rejected; rejected while the queue was held, the one whose observation was queued first.
+        @Test func anyRejectsWithTheErrorOfTheFirstObservationThatFindsAllRejected() async {
             let first = Promise<Int>.pending()
             let last = Promise<Int>.pending()
-            let combined = any(on: serialQueue, [first, last])
+            let oneByOne = any(on: serialQueue, [first, last])
+            serialQueue.sync {}  // `any` observes its inputs
             first.reject(TestError(code: 1))
+            serialQueue.sync {}  // the observation of `first` finds `last` pending
             last.reject(TestError(code: 2))
-            #expect(await combined.errorAfterWaiting() as? TestError == TestError(code: 2))
+            #expect(await oneByOne.errorAfterWaiting() as? TestError == TestError(code: 2))
+
+            let firstWhileBusy = Promise<Int>.pending()
+            let lastWhileBusy = Promise<Int>.pending()
+            let whileBusy = any(on: serialQueue, [lastWhileBusy, firstWhileBusy])
+            serialQueue.sync {}
+            serialQueue.suspend()
+            firstWhileBusy.reject(TestError(code: 1))
+            lastWhileBusy.reject(TestError(code: 2))
+            serialQueue.resume()
+            #expect(await whileBusy.errorAfterWaiting() as? TestError == TestError(code: 1))
         }
 
         @Test func anyOfNothing() async throws {

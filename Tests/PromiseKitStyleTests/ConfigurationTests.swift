@@ -20,6 +20,16 @@ private func currentQueueName() -> String { DispatchQueue.getSpecific(key: queue
 /// here: the suite runs serially, and each test restores `conf`.
 @Suite("Global configuration and log events", .serialized)
 struct ConfigurationTests {
+    /// Runs `body` holding the process-wide test lock, and restores `conf` afterwards: the differential replay points
+    /// `conf.Q` at its own queues while it holds that lock, and must not see another test's writes meanwhile.
+    private func changingConf(_ body: @Sendable () async throws -> Void) async rethrows {
+        try await ProcessWideTestLock.withLock {
+            let saved = conf
+            defer { conf = saved }
+            try await body()
+        }
+    }
+
     /// Runs `body` with `conf.logHandler` recording events; restores the whole configuration afterwards.
     ///
     /// Holds the process-wide test lock, so no test of another target (the conformance suite over this style)
@@ -55,126 +65,127 @@ struct ConfigurationTests {
     }
 
     @Test func handlersDefaultToConfQ() async throws {
-        let saved = conf
-        defer { conf = saved }
-        conf.Q = (map: namedQueue("map"), return: namedQueue("return"))
-        let events = EventLog()
-        let value = try await Promise.value(1)
-            .map { value -> Int in
-                events.add("map on \(currentQueueName())")
-                return value
-            }
-            .get { _ in events.add("get on \(currentQueueName())") }
-            .async()
-        #expect(value == 1)
-        await Guarantee.value(1).done { _ in events.add("done on \(currentQueueName())") }
-            .async()
-        #expect(events.all == ["map on map", "get on return", "done on return"])
+        try await changingConf {
+            conf.Q = (map: namedQueue("map"), return: namedQueue("return"))
+            let events = EventLog()
+            let value = try await Promise.value(1)
+                .map { value -> Int in
+                    events.add("map on \(currentQueueName())")
+                    return value
+                }
+                .get { _ in events.add("get on \(currentQueueName())") }
+                .async()
+            #expect(value == 1)
+            await Guarantee.value(1).done { _ in events.add("done on \(currentQueueName())") }
+                .async()
+            #expect(events.all == ["map on map", "get on return", "done on return"])
+        }
     }
 
-    @Test func nilConfQRunsInline() async throws {
-        let saved = conf
-        defer { conf = saved }
-        conf.Q = (map: nil, return: nil)
-        var ran = false
-        _ = Promise.value(1).done { _ in ran = true }
-        #expect(ran)
+    @Test func nilConfQRunsInline() async {
+        await changingConf {
+            conf.Q = (map: nil, return: nil)
+            var ran = false
+            _ = Promise.value(1).done { _ in ran = true }
+            #expect(ran)
+        }
     }
 
     @Test func catchPolicyDefaultComesFromConf() async {
-        let saved = conf
-        defer { conf = saved }
-        conf.catchPolicy = .allErrors
-        let events = EventLog()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Promise<Int>(error: PMKError.cancelled)
-                .catch(on: testQueue) { _ in events.add("caught cancellation") }
-                .finally(on: testQueue) { continuation.resume() }
+        await changingConf {
+            conf.catchPolicy = .allErrors
+            let events = EventLog()
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                Promise<Int>(error: PMKError.cancelled)
+                    .catch(on: testQueue) { _ in events.add("caught cancellation") }
+                    .finally(on: testQueue) { continuation.resume() }
+            }
+            #expect(events.all == ["caught cancellation"])
         }
-        #expect(events.all == ["caught cancellation"])
     }
 
     @Test func catchAndFinallyDefaultsFollowLaterConfWrites() async {
-        let saved = conf
-        defer { conf = saved }
-        let events = EventLog()
-        func catchCancellation() async {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                Promise<Int>(error: PMKError.cancelled)
-                    .catch { _ in events.add("caught cancellation on \(currentQueueName())") }
-                    .finally {
-                        events.add("finally on \(currentQueueName())")
-                        continuation.resume()
-                    }
+        await changingConf {
+            let events = EventLog()
+            func catchCancellation() async {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    Promise<Int>(error: PMKError.cancelled)
+                        .catch { _ in events.add("caught cancellation on \(currentQueueName())") }
+                        .finally {
+                            events.add("finally on \(currentQueueName())")
+                            continuation.resume()
+                        }
+                }
             }
+            conf.Q = (map: nil, return: namedQueue("first"))
+            conf.catchPolicy = .allErrors
+            await catchCancellation()
+            conf.Q = (map: nil, return: namedQueue("second"))
+            conf.catchPolicy = .allErrorsExceptCancellation
+            await catchCancellation()
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                Promise<Int>(error: TestError(code: 2))
+                    .catch { events.add("caught \(($0 as? TestError)?.code ?? 0) on \(currentQueueName())") }
+                    .finally(on: nil) { continuation.resume() }
+            }
+            #expect(
+                events.all == [
+                    "caught cancellation on first", "finally on first", "finally on second", "caught 2 on second",
+                ])
         }
-        conf.Q = (map: nil, return: namedQueue("first"))
-        conf.catchPolicy = .allErrors
-        await catchCancellation()
-        conf.Q = (map: nil, return: namedQueue("second"))
-        conf.catchPolicy = .allErrorsExceptCancellation
-        await catchCancellation()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Promise<Int>(error: TestError(code: 2))
-                .catch { events.add("caught \(($0 as? TestError)?.code ?? 0) on \(currentQueueName())") }
-                .finally(on: nil) { continuation.resume() }
-        }
-        #expect(
-            events.all == [
-                "caught cancellation on first", "finally on first", "finally on second", "caught 2 on second",
-            ])
     }
 
     @Test func recoverAndEnsureDefaultsFollowLaterConfWrites() async throws {
-        let saved = conf
-        defer { conf = saved }
-        let events = EventLog()
-        conf.Q = (map: namedQueue("map"), return: namedQueue("return"))
-        conf.catchPolicy = .allErrors
-        let recovered = try await Promise<Int>(error: PMKError.cancelled)
-            .recover { _ -> Promise<Int> in
-                events.add("recover on \(currentQueueName())")
-                return .value(1)
-            }
-            .ensure { events.add("ensure on \(currentQueueName())") }
-            .async()
-        #expect(recovered == 1)
-        conf.catchPolicy = .allErrorsExceptCancellation
-        await #expect(throws: PMKError.self) {
-            try await Promise<Int>(error: PMKError.cancelled)
+        try await changingConf {
+            let events = EventLog()
+            conf.Q = (map: namedQueue("map"), return: namedQueue("return"))
+            conf.catchPolicy = .allErrors
+            let recovered = try await Promise<Int>(error: PMKError.cancelled)
                 .recover { _ -> Promise<Int> in
-                    events.add("recovered a cancellation")
-                    return .value(2)
+                    events.add("recover on \(currentQueueName())")
+                    return .value(1)
                 }
+                .ensure { events.add("ensure on \(currentQueueName())") }
                 .async()
+            #expect(recovered == 1)
+            conf.catchPolicy = .allErrorsExceptCancellation
+            await #expect(throws: PMKError.self) {
+                try await Promise<Int>(error: PMKError.cancelled)
+                    .recover { _ -> Promise<Int> in
+                        events.add("recovered a cancellation")
+                        return .value(2)
+                    }
+                    .async()
+            }
+            #expect(events.all == ["recover on map", "ensure on return"])
         }
-        #expect(events.all == ["recover on map", "ensure on return"])
     }
 
-    @Test(.offThePool) func readsRacingWritesSeeAWholeConfiguration() {
-        let saved = conf
-        defer { conf = saved }
-        let writes = 2_000
-        let mismatches = Locked(0)
-        // Writers publish configurations equal to the saved one (other suites of this process read `conf`
-        // meanwhile); readers check that every read is that configuration. Under the thread sanitizer this is the
-        // test of the publication protocol.
-        DispatchQueue.concurrentPerform(iterations: 4) { worker in
-            for _ in 0..<writes {
-                if worker.isMultiple(of: 2) {
-                    conf = saved
-                    conf.catchPolicy = saved.catchPolicy
-                } else {
-                    let read = conf
-                    if read.Q.return !== saved.Q.return || read.Q.map !== saved.Q.map
-                        || read.catchPolicy != saved.catchPolicy
-                    {
-                        mismatches.withLock { $0 += 1 }
+    @Test(.offThePool) func readsRacingWritesSeeAWholeConfiguration() async {
+        await changingConf {
+            let saved = conf
+            let writes = 2_000
+            let mismatches = Locked(0)
+            // Writers publish configurations equal to the saved one (other suites of this process read `conf`
+            // meanwhile); readers check that every read is that configuration. Under the thread sanitizer this is the
+            // test of the publication protocol.
+            DispatchQueue.concurrentPerform(iterations: 4) { worker in
+                for _ in 0..<writes {
+                    if worker.isMultiple(of: 2) {
+                        conf = saved
+                        conf.catchPolicy = saved.catchPolicy
+                    } else {
+                        let read = conf
+                        if read.Q.return !== saved.Q.return || read.Q.map !== saved.Q.map
+                            || read.catchPolicy != saved.catchPolicy
+                        {
+                            mismatches.withLock { $0 += 1 }
+                        }
                     }
                 }
             }
+            #expect(mismatches.withLock { $0 } == 0)
         }
-        #expect(mismatches.withLock { $0 } == 0)
     }
 
     @Test func doubleResolutionIsIgnoredAndReported() async {

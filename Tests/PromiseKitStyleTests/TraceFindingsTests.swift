@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Behaviours of PromiseKit 8.2.0 that the differential traces found and PromiseKitStyle now matches, one test each,
-/// with the smallest program that showed it (docs/original-test-suites.md, "Differential traces").
+/// with the smallest program that showed it (docs/differential-traces.md).
 @Suite("Found by the differential traces")
 struct TraceFindingsTests {
     /// `n0=pending P; n1=then n0 nil n0; n2=done n1 nil ok; n3=done n0 nil ok; fulfill n0 5`: PromiseKit runs h1, h2,

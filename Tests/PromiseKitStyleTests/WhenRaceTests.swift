@@ -185,6 +185,54 @@ struct WhenRaceTests {
         }
     }
 
+    /// The same for `when`: its handlers keep what the inputs gave, not the inputs, so inputs that never settle are
+    /// freed with their last reference, in every form (found by the differential traces under the leak checker: a
+    /// program that drops a `when(resolved:)` over pending promises). The original's closures hold the inputs.
+    @Test func whenKeepsNoInputAlive() async {
+        await ProcessWideTestLock.withLock {
+            weak var promise: Promise<Int>?
+            weak var guarantee: Guarantee<Int>?
+            do {
+                let (pending, _) = Promise<Int>.pending()
+                let (pendingGuarantee, _) = Guarantee<Int>.pending()
+                promise = pending
+                guarantee = pendingGuarantee
+                _ = when(fulfilled: [pending, Promise.value(1)])
+                _ = when(fulfilled: [pending, Promise.value(1)] as [any Thenable])
+                _ = when(fulfilled: pending, Promise.value("a"))
+                _ = when(fulfilled: pending, pending, pending)
+                _ = when(fulfilled: pending, pending, pending, pending)
+                _ = when(fulfilled: pending, pending, pending, pending, pending)
+                _ = when(resolved: [pending, Promise.value(1)])
+                _ = when(guarantees: [pendingGuarantee, Guarantee.value(1)])
+                _ = when(guarantees: pendingGuarantee, Guarantee.value("a"))
+                _ = when(guarantees: pendingGuarantee, pendingGuarantee, pendingGuarantee)
+                _ = when(guarantees: pendingGuarantee, pendingGuarantee, pendingGuarantee, pendingGuarantee)
+                _ = when(
+                    guarantees: pendingGuarantee, pendingGuarantee, pendingGuarantee, pendingGuarantee, pendingGuarantee
+                )
+            }
+            #expect(promise == nil)
+            #expect(guarantee == nil)
+        }
+    }
+
+    /// With the inputs no longer held, `when` still gives every value in input order, in each form.
+    @Test func whenGivesTheValuesItKept() async throws {
+        #expect(try await when(fulfilled: [Promise.value(1), Promise.value(2)]).async() == [1, 2])
+        let mixed = try await when(fulfilled: [Promise.value(1), Guarantee.value("b")] as [any Thenable]).async()
+        #expect(mixed[0] as? Int == 1 && mixed[1] as? String == "b")
+        let five = try await when(
+            fulfilled: Promise.value(1), Promise.value("b"), Promise.value(3.0), Promise.value(4), Promise.value(5)
+        ).async()
+        #expect(five.0 == 1 && five.1 == "b" && five.2 == 3.0 && five.3 == 4 && five.4 == 5)
+        let resolved = await when(resolved: [Promise.value(1), Promise<Int>(error: TestError())]).async()
+        #expect(resolved.count == 2 && resolved[0].isFulfilled && !resolved[1].isFulfilled)
+        #expect(await when(guarantees: [Guarantee.value(1), Guarantee.value(2)]).async() == [1, 2])
+        let pair = await when(guarantees: Guarantee.value(1), Guarantee.value("b")).async()
+        #expect(pair.0 == 1 && pair.1 == "b")
+    }
+
     @Test func afterResolvesLater() async {
         let start = DispatchTime.now()
         await after(seconds: 0.02).async()

@@ -43,6 +43,24 @@ final class Flag: Sendable {
     var isSet: Bool { value.withLock { $0 } }
 }
 
+/// Calls a scripted thenable keeps for later, made by the checking thread once the promise has settled: a late call
+/// then comes after the promise settled on every machine, where a timer could fire first on a loaded one.
+final class LateCalls: Sendable {
+    private let calls = Locked<[@Sendable () -> Void]>([])
+
+    /// Keeps `call` for later.
+    func add(_ call: @escaping @Sendable () -> Void) { calls.withLock { $0.append(call) } }
+
+    /// Makes the calls kept so far, in order, on this thread, and forgets them.
+    func make() {
+        let kept = calls.withLock { calls in
+            defer { calls = [] }
+            return calls
+        }
+        for call in kept { call() }
+    }
+}
+
 /// An object whose lifetime the suite watches through a weak reference.
 final class LifetimeToken: Sendable {}
 

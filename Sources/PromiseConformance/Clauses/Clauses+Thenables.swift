@@ -13,10 +13,28 @@ struct ScriptedThenable: Thenable {
     let calls = Recorder<Int>()
     /// Set when the adapter hands this thenable to ``Assimilation/resolve(_:_:)`` rather than to its library.
     let usedHelper = Flag()
+    /// The calls the script keeps for later: the check makes them once the promise has settled (`expectAssimilated`).
+    let late: LateCalls
     let script: @Sendable (_ resolvePromise: @escaping Resolve, _ rejectPromise: @escaping Reject) throws -> Void
 
     init(_ script: @escaping @Sendable (@escaping Resolve, @escaping Reject) throws -> Void) {
+        self.init(late: LateCalls(), script)
+    }
+
+    private init(
+        late: LateCalls, _ script: @escaping @Sendable (@escaping Resolve, @escaping Reject) throws -> Void
+    ) {
+        self.late = late
         self.script = script
+    }
+
+    /// A thenable whose script may keep calls for later (`late.add { ... }`): the check makes them once the promise
+    /// has settled, so that they come after what the script did at once, every time, on a loaded machine too.
+    static func withLateCalls(
+        _ script: @escaping @Sendable (@escaping Resolve, @escaping Reject, _ late: LateCalls) throws -> Void
+    ) -> ScriptedThenable {
+        let late = LateCalls()
+        return ScriptedThenable(late: late) { resolve, reject in try script(resolve, reject, late) }
     }
 
     func then(_ resolvePromise: @escaping Resolve, _ rejectPromise: @escaping Reject) throws {
@@ -76,16 +94,21 @@ extension ClauseContext {
         }
     }
 
-    /// Checks the promise ends as `expected` and keeps it.
-    func expectAssimilated(_ promise: ErasedPromise, _ expected: Outcome) throws {
-        try expectOnly(observe(promise), expected)
+    /// Checks the promise ends as `expected` and keeps it, also once the thenable's late calls are made.
+    func expectAssimilated(_ promise: ErasedPromise, _ expected: Outcome, late: LateCalls? = nil) throws {
+        let recorder = observe(promise)
+        try expect(recorder, expected)
+        late?.make()
+        try expectOnly(recorder, expected)
     }
 
     /// Named scripts, each checked in every way of assimilation.
     func eachScript(_ scripts: [(String, () -> ScriptedThenable, Outcome)]) throws {
         for (name, make, expected) in scripts {
             try inCase(name) {
-                try eachAssimilation(make) { promise, _ in try expectAssimilated(promise, expected) }
+                try eachAssimilation(make) { promise, thenable in
+                    try expectAssimilated(promise, expected, late: thenable.late)
+                }
             }
         }
     }
@@ -245,20 +268,18 @@ let thenableClauses: [Clause] = [
             (
                 "resolve at once, reject later",
                 {
-                    ScriptedThenable { resolve, reject in
+                    ScriptedThenable.withLateCalls { resolve, reject, late in
                         resolve(.value(one))
-                        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { reject(error2) }
+                        late.add { reject(error2) }
                     }
                 }, .fulfilled(one)
             ),
             (
                 "reject at once, resolve later",
                 {
-                    ScriptedThenable { resolve, reject in
+                    ScriptedThenable.withLateCalls { resolve, reject, late in
                         reject(error1)
-                        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) {
-                            resolve(.value(two))
-                        }
+                        late.add { resolve(.value(two)) }
                     }
                 }, .rejected(error1)
             ),
@@ -344,11 +365,8 @@ let thenableClauses: [Clause] = [
             (
                 "throw, then resolve later",
                 {
-                    ScriptedThenable { resolve, _ in
-                        // Well after the throw: on a loaded machine 10 ms let the late call overtake it.
-                        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(250)) {
-                            resolve(.value(two))
-                        }
+                    ScriptedThenable.withLateCalls { resolve, _, late in
+                        late.add { resolve(.value(two)) }
                         throw error1
                     }
                 }, .rejected(error1)
@@ -356,8 +374,8 @@ let thenableClauses: [Clause] = [
             (
                 "throw, then reject later",
                 {
-                    ScriptedThenable { _, reject in
-                        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(250)) { reject(error2) }
+                    ScriptedThenable.withLateCalls { _, reject, late in
+                        late.add { reject(error2) }
                         throw error1
                     }
                 }, .rejected(error1)

@@ -3,7 +3,7 @@
 // Written against BoltsStyle's names (BFTask, BFTaskCompletionSource, BFExecutor…), using only API that Bolts-Swift
 // 1.5.0 has too: the recording package compiles this file against Bolts-Swift, with a file of typealiases that maps
 // each BF name to Bolts-Swift's (`typealias BFTask = BoltsSwift.Task`), and this repository against BoltsStyle
-// (docs/original-test-suites.md, "Differential traces").
+// (docs/differential-traces.md).
 
 import DifferentialCore
 import Foundation
@@ -118,8 +118,9 @@ final class BoltsRun: @unchecked Sendable {
             final: { nodes.map(\.state) })
     }
 
-    /// Lets go of the tasks: a pending task keeps its continuations, which keep this run.
+    /// Lets what is left on the queues run (`TraceLog.finish`), then lets go of the tasks: a pending task keeps its continuations, which keep this run.
     func tearDown() {
+        log.finish()
         ledger.forgetExpectations()
         sources = [:]
         nodes = []

@@ -11,6 +11,8 @@ public enum DifferentialCommand {
     static let usage = """
         usage: differential-traces <command> <original> [options]
           program  <original> <seed>                       the program of one seed
+          run      <original> <program> [--runs R]         runs a program (a seed's or one written by hand) R times
+                                                           here and prints each distinct trace with its count (R: 1)
           programs <original> [--count N]                  seeds 1...N and their programs, a line each (tab between)
           coverage <original> [--count N]                  the step kinds of seeds 1...N, as a table (N: 2000)
           record   <original> --out FILE [--count N] [--runs R]
@@ -44,6 +46,20 @@ public enum DifferentialCommand {
         switch arguments[0] {
         case "program":
             print(I.program(seed: UInt64(arguments.count > 2 ? arguments[2] : "1") ?? 1))
+        case "run":
+            guard arguments.count > 2 else { exit(2) }
+            var seen: [(trace: String, count: Int)] = []
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            for _ in 0..<(Int(option("--runs") ?? "") ?? 1) {
+                let trace = String(decoding: try! encoder.encode(I.run(arguments[2])), as: UTF8.self)
+                if let index = seen.firstIndex(where: { $0.trace == trace }) {
+                    seen[index].count += 1
+                } else {
+                    seen.append((trace, 1))
+                }
+            }
+            for (trace, count) in seen { print("\(count)\t\(trace)") }
         case "programs":
             for seed in 1...count { print("\(seed)\t\(I.program(seed: seed))") }
         case "coverage":

@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// A program and the trace its original produced, recorded outside this repository (docs/original-test-suites.md).
+/// A program and the trace its original produced, recorded outside this repository (docs/differential-traces.md).
 public struct GoldenTrace: Codable, Equatable, Sendable {
     /// The generator seed the program came from.
     public var seed: UInt64

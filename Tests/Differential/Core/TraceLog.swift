@@ -44,21 +44,47 @@ public final class TraceLog: @unchecked Sendable {
         return queue
     }
 
-    /// Lets each of the program's queues run, alone and in the order they were made, until it has run what it held
-    /// when its turn came; then suspends it again. Called by the driver only.
+    /// Lets each of the program's queues run, alone and in the order they were made, exactly what it held when its
+    /// turn came; then suspends it again. Called by the driver only.
+    ///
+    /// A marker block goes to the end of the queue while it is still suspended, and the queue suspends itself from
+    /// that block: what its blocks enqueue on it while they run lands behind the marker and waits for the next pass,
+    /// every time. (Enqueued after the resume, the marker would race with those blocks; suspended from the driver
+    /// once the marker ran, the queue could start one of them first.)
     public func drainQueues() {
         lock.lock()
         let all = queues
         lock.unlock()
+        let drained = DispatchSemaphore(value: 0)
         for queue in all {
+            queue.async {
+                queue.suspend()
+                drained.signal()
+            }
             queue.resume()
-            queue.sync {}
-            queue.suspend()
+            drained.wait()
         }
     }
 
     deinit {
         for queue in queues { queue.resume() }  // libdispatch must not release a suspended queue
+    }
+
+    /// Ends the program: resumes its queues for good and waits until what was left on them has run (until passes
+    /// over all of them record no new event twice in a row), so that those blocks let go of the promises and the
+    /// interpreter they hold. The trace is taken before; what runs now is not part of it.
+    public func finish() {
+        lock.lock()
+        let all = queues
+        queues = []
+        lock.unlock()
+        for queue in all { queue.resume() }
+        var quietPasses = 0
+        while quietPasses < 2 {
+            let before = eventCount
+            for queue in all { queue.sync {} }
+            quietPasses = eventCount == before ? quietPasses + 1 : 0
+        }
     }
 
     /// The lane of the calling thread: the program's queue it is running a block of, else the driver's lane if it is

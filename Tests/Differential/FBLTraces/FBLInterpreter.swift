@@ -2,8 +2,7 @@
 //
 // Written against the names of Google's Swift API (`Promise<Value>`, `then(on:)`, `all(on:)`…), as FBLStyle provides
 // them. The golden traces are recorded outside this repository by an Objective-C twin of this file that makes the
-// same calls on FBLPromise, Google's Objective-C core, that Google's Swift API makes (docs/original-test-suites.md,
-// "Differential traces").
+// same calls on FBLPromise, Google's Objective-C core, that Google's Swift API makes (docs/differential-traces.md).
 
 import DifferentialCore
 import Foundation
@@ -27,15 +26,13 @@ public enum FBLInterpreter: TraceInterpreter {
     /// The kind of each step of `program`.
     public static func stepKinds(_ program: String) -> [String] { FBLProgram.kinds(program) }
 
-    /// Runs `program` on the calling thread, the driver. For its duration `DispatchQueue.promises`, the default queue
-    /// of every block (the main queue unless set), is the program's serial queue `m`, whose events are a lane of their
-    /// own: the main queue would depend on the main thread serving it. The default queue is process-wide: a caller
-    /// that runs other promise code meanwhile must keep it out.
+    /// Runs `program` on the calling thread, the driver. The program's queue `m` stands for the default queue: the
+    /// interpreter passes it as `on:` where the program names `m` (the Objective-C twin that records the golden traces
+    /// sets Google's default queue to it instead, which every call then reads: the same queue reaches the same
+    /// calls). `DispatchQueue.promises` itself is left alone, so other promise code may run meanwhile.
     public static func run(_ program: String) -> ProgramTrace {
-        let saved = DispatchQueue.promises
-        defer { DispatchQueue.promises = saved }
         let run = FBLRun()
-        DispatchQueue.promises = run.m
+        defer { run.tearDown() }
         return run.run(program)
     }
 }
@@ -119,6 +116,14 @@ final class FBLRun: @unchecked Sendable {
             final: { nodes.map(\.state) })
     }
 
+    /// Lets what is left on the queues run (`TraceLog.finish`), then lets go of the promises: a pending promise keeps its observers, which keep this run. (A pending promise also
+    /// keeps the process-wide group busy until it is gone, and `waitForPromises` waits for that group.)
+    func tearDown() {
+        log.finish()
+        ledger.forgetExpectations()
+        nodes = []
+    }
+
     // MARK: Handlers
 
     /// Records that handler `step` ran with `input`.
@@ -127,9 +132,9 @@ final class FBLRun: @unchecked Sendable {
     /// Whether the promise handler `step` returned (if it returned a pending node of the program) has settled.
     func returnedSettled(_ step: Int) -> Bool { ledger.returnedNode(step).map { nodes[$0].isResolved } ?? true }
 
-    /// The queue a program names: q1, q2, or m for the default queue (which the run set to `m`).
+    /// The queue a program names: q1, q2, or m, which stands for the default queue.
     func queue(_ name: String) -> DispatchQueue {
-        name == "q1" ? q1 : name == "q2" ? q2 : .promises
+        name == "q1" ? q1 : name == "q2" ? q2 : m
     }
 
     func error(_ text: Substring) -> Error { ProgramError(id: Int(text.dropFirst())!) }

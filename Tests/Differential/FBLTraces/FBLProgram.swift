@@ -17,8 +17,8 @@
 //
 // Nodes are Promise<Int>, except that `all` makes a Promise<[Int]> and `any` a Promise<[Maybe<Int>]>; a `then`
 // returning nothing keeps its source's type, and any other `then` makes a Promise<Int>.
-// q: one of the serial queues q1, q2, or m, the default queue (`DispatchQueue.promises`, which the run sets to its
-// serial queue m): Google's API has no inline option, every block is dispatched. r, what a handler gives: vK (the
+// q: one of the serial queues q1, q2, or m, which stands for the default queue (`DispatchQueue.promises`, which the
+// recording sets to the run's queue m): Google's API has no inline option, every block is dispatched. r, what a handler gives: vK (the
 // value K), t:E (throws E), ok (`then` only: the block returns nothing and the value passes on), pvK (a promise
 // fulfilled with K), pe:E (a promise rejected with E) or nK (the pending promise nK, settled by a later step).
 // Errors: EK (a plain error); a failed validation rejects with V (`PromiseError.validationFailure`).

@@ -1,7 +1,7 @@
 // PKInterpreter.swift: runs a PKProgram through PromiseKit 8's API and records its trace.
 //
 // Written against PromiseKit's own names: the recording package compiles this file against PromiseKit 8.2.0, this
-// repository against PromiseKitStyle (docs/original-test-suites.md, "Differential traces").
+// repository against PromiseKitStyle (docs/differential-traces.md).
 
 import DifferentialCore
 import Foundation
@@ -37,6 +37,7 @@ public enum PKInterpreter: TraceInterpreter {
         defer { (conf.Q, conf.logHandler) = saved }
         func runOnce() -> ProgramTrace {  // the run and its promises are gone before the log handler is restored
             let run = PKRun()
+            defer { run.tearDown() }
             conf.Q = (map: run.m, return: run.m)
             return run.run(program)
         }
@@ -156,6 +157,16 @@ final class PKRun: @unchecked Sendable {
         ProgramText.run(
             program, log: log, perform: perform, isQuiet: { ledger.expectationsHold },
             final: { nodes.map(\.state) })
+    }
+
+    /// Lets what is left on the queues run (`TraceLog.finish`), then lets go of the promises: a pending promise keeps its handlers, which keep this run.
+    func tearDown() {
+        log.finish()
+        ledger.forgetExpectations()
+        pendingPromises = [:]
+        pendingGuarantees = [:]
+        pendingVoidGuarantees = [:]
+        nodes = []
     }
 
     // MARK: Handlers
