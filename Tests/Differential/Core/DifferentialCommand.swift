@@ -73,7 +73,7 @@ public enum DifferentialCommand {
             print("recorded \(traces.count) programs of \(I.original), \(unstable) unstable steps")
         case "replay":
             guard let golden = option("--golden") else { exit(2) }
-            let traces = try! GoldenTrace.read(URL(fileURLWithPath: golden)).prefix(Int(count))
+            let traces = try! GoldenTrace.read(URL(fileURLWithPath: golden), first: Int(count))
             var failed = 0
             for trace in traces {
                 let comparison = TraceComparison(

@@ -25,11 +25,18 @@ public struct GoldenTrace: Codable, Equatable, Sendable {
     /// The marker in `unstable` for the final states.
     public static let finalStates = -1
 
-    /// Reads a golden file: one trace a line.
-    public static func read(_ url: URL) throws -> [GoldenTrace] {
+    /// Reads a golden file, one trace a line: the first `limit` traces, or all of them.
+    public static func read(_ url: URL, first limit: Int = .max) throws -> [GoldenTrace] {
         let text = try String(contentsOf: url, encoding: .utf8)
         let decoder = JSONDecoder()
-        return try text.split(separator: "\n").map { try decoder.decode(GoldenTrace.self, from: Data($0.utf8)) }
+        return try text.split(separator: "\n").prefix(limit).map {
+            try decoder.decode(GoldenTrace.self, from: Data($0.utf8))
+        }
+    }
+
+    /// How many traces a golden file holds, without decoding them.
+    public static func count(_ url: URL) throws -> Int {
+        try String(contentsOf: url, encoding: .utf8).split(separator: "\n").count
     }
 
     /// Writes a golden file: one trace a line, keys sorted, so that a re-recording diffs line by line.
