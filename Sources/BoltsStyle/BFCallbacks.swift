@@ -48,6 +48,21 @@ enum BFCallbacks<TResult> {
         return taken
     }
 
+    /// Runs each callback but the last, in order, with `task` and its final `state`, and returns the last one (nil if
+    /// there is none).
+    @inlinable
+    func runAllButLast(_ task: BFTask<TResult>, _ state: BFTaskState<TResult>) -> BFCallback<TResult>? {
+        switch self {
+        case .none:
+            return nil
+        case .one(let callback):
+            return callback
+        case .many(let all):
+            for callback in all.dropLast() { callback(task, state) }
+            return all.last
+        }
+    }
+
     /// Runs each callback, in order, with `task` and its final `state`.
     @inlinable
     func run(_ task: BFTask<TResult>, _ state: BFTaskState<TResult>) {

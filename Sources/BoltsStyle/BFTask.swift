@@ -11,11 +11,12 @@
 // 2. Every callback runs exactly once. Under the lock it either joins the array, from which exactly one drain swaps
 //    it out (the swap leaves the array empty), or, once the task has completed and the array has been drained, is
 //    run at once by the thread that added it. It receives the final state as an argument.
-// 3. Callbacks run in the order they were added. Until the completing thread has run the whole array the task is
-//    `draining`, and a callback another thread adds meanwhile joins a fresh array that the completing thread swaps
-//    out and runs next, instead of overtaking the callbacks before it (Promises/A+ 2.2.6). One the completing thread
-//    adds itself while it drains (a continuation that returns this task, say) runs at once, nested, as in Bolts-Swift,
-//    which reads the completed state; no other thread could run it sooner.
+// 3. Callbacks run in the order they were added. Until the completing thread starts the last callback of the array
+//    (having found no other added since), the task is `draining`, and a callback another thread adds meanwhile joins
+//    a fresh array that the completing thread swaps out and runs next, instead of overtaking the callbacks before it
+//    (Promises/A+ 2.2.6). One the completing thread adds itself while it drains (a continuation that returns this
+//    task, say) runs at once, nested, as in Bolts-Swift, which reads the completed state; no other thread could run
+//    it sooner.
 // 4. Each continuation's closure runs on its executor, or not at all when its token was cancelled first or the
 //    outcome is one it does not handle (that outcome passes straight to the derived task).
 // 5. `state`, `callbacks`, `hasCallbacks`, `draining` and `asyncOperation` are read and written only under the lock,
@@ -94,11 +95,14 @@ public final class BFTask<TResult>: @unchecked Sendable {
     }
 
     /// Runs `first` with the final state, then the callbacks added meanwhile, until none is left (invariant 3).
+    ///
+    /// Before the last callback of each batch it looks for callbacks added meanwhile: with none, the task stops
+    /// draining there, so a callback added from then on runs at once on the thread that adds it, as in Bolts-Swift
+    /// (none is left for it to overtake: the last one has started).
     @inlinable
     func runCallbacks(_ first: consuming BFCallbacks<TResult>, _ finalState: BFTaskState<TResult>) {
         var toRun = first
-        while !toRun.isEmpty {
-            toRun.run(self, finalState)
+        while let last = toRun.runAllButLast(self, finalState) {
             toRun = lock.withLock { () -> BFCallbacks<TResult> in
                 guard hasCallbacks else {
                     draining = false
@@ -106,6 +110,7 @@ public final class BFTask<TResult>: @unchecked Sendable {
                 }
                 return takeCallbacks()
             }
+            last(self, finalState)
         }
     }
 

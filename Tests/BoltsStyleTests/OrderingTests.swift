@@ -1,5 +1,6 @@
 import BoltsStyle
 import Dispatch
+import Foundation
 import TestSupport
 import Testing
 
@@ -30,5 +31,36 @@ struct OrderingTests {
         #expect(allRan.wait(timeout: .now() + generousTimeout) == .success)
         queue.sync {}
         #expect(log.events == ["1", "2", "3"])
+    }
+
+    /// Once the completing thread has started the last continuation (none was added since it took them), the task no
+    /// longer drains: a continuation another thread adds then runs at once on that thread, as in Bolts-Swift, where
+    /// adding to a completed task always runs it at once. (The differential traces met this: a continuation added by
+    /// the driver right after a global queue's thread ran the last one.) The last continuation holds the completing
+    /// thread until the other thread's continuation has run.
+    @Test func continuationAddedWhileTheLastOneRunsRunsAtOnceOnItsThread() {
+        let source = BFTaskCompletionSource<Int>()
+        let lastStarted = DispatchSemaphore(value: 0)
+        let addedRan = DispatchSemaphore(value: 0)
+        let log = EventLog()
+        source.task.continueWith(.immediate) { _ in log.append("first") }
+        source.task.continueWith(.immediate) { _ in
+            log.append("last")
+            lastStarted.signal()
+            #expect(addedRan.wait(timeout: .now() + generousTimeout) == .success)
+        }
+        let completing = DispatchQueue(label: "BoltsStyleTests.completing")
+        completing.async { source.set(result: 1) }
+        #expect(lastStarted.wait(timeout: .now() + generousTimeout) == .success)
+        let adder = Thread.current
+        var ranOnAdder = false
+        source.task.continueWith(.immediate) { _ in
+            ranOnAdder = Thread.current === adder
+            log.append("added")
+        }
+        addedRan.signal()
+        completing.sync {}
+        #expect(ranOnAdder)
+        #expect(log.events == ["first", "last", "added"])
     }
 }
