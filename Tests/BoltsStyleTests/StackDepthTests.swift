@@ -5,7 +5,12 @@ import Testing
 
 /// A million-step chain (``TestEnvironment/longChainLength``) must neither overflow the stack while it runs nor while
 /// it is freed.
-@Suite("Long chains", .offThePool)
+///
+/// The tests run one at a time (`.serialized`): each keeps a thread busy building and running a long chain, and
+/// several at once gain nothing on a 2-core machine. Under the thread sanitizer they lose a great deal: an
+/// unspecialized debug build asks the Swift runtime for a generic type's metadata at every step, the runtime's
+/// metadata cache takes a lock for it, and threads contending on that lock spent most of the suite in the kernel.
+@Suite("Long chains", .offThePool, .serialized)
 struct StackDepthTests {
     static let length = TestEnvironment.longChainLength
 

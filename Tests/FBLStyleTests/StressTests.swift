@@ -6,7 +6,10 @@ import Testing
 @testable import FBLStyle
 
 extension FBLStyleTests {
-    @Suite(.offThePool) struct Stress {
+    /// Long chains and many promises at once. One test at a time (`.serialized`): each keeps threads busy, several
+    /// gain nothing on 2 cores, and under the thread sanitizer they contend on the Swift runtime's metadata-cache
+    /// lock, which an unspecialized debug build takes at every generic step.
+    @Suite(.offThePool, .serialized) struct Stress {
         /// A million chained `then` steps (``TestEnvironment/longChainLength``): no stack overflow.
         @Test func longThenChainCompletes() async throws {
             let steps = TestEnvironment.longChainLength

@@ -7,7 +7,10 @@ import Testing
 /// True when `PROMISES_STRESS=1`: the long runs repeat many more times.
 let stressRun = ProcessInfo.processInfo.environment["PROMISES_STRESS"] == "1"
 
-@Suite("Long chains", .offThePool)
+/// Chains of a million steps (``TestEnvironment/longChainLength``), built, run and freed without recursion. One test at
+/// a time (`.serialized`): several busy threads gain nothing on 2 cores, and under the thread sanitizer they contend
+/// on the Swift runtime's metadata-cache lock, which an unspecialized debug build takes at every generic step.
+@Suite("Long chains", .offThePool, .serialized)
 struct LongChainTests {
     static let length = TestEnvironment.longChainLength
 

@@ -37,14 +37,15 @@ public enum TestEnvironment {
     /// it, a clause that takes 3 s of CPU alone took over 30 s. A test never checks that work was fast.
     public static let hangGuard: Double = 120 * limitScale
 
-    /// How many steps the long-chain tests build: 1,000,000, or 100,000 under the thread sanitizer (unless
+    /// How many steps the long-chain tests build: 1,000,000, or 100,000 under either sanitizer (unless
     /// `PROMISES_STRESS=1`).
     ///
     /// Those tests check that running and freeing a chain neither recurses nor overflows the stack; the plain
-    /// `swift test` run checks that at a million steps. Under the thread sanitizer every step costs tens of times more
-    /// and the point is data races, which a 100,000-step chain meets in the same code; a recursive run or release
-    /// would still overflow the stack at that depth, whose frames the sanitizer makes larger.
-    public static let longChainLength = isThreadSanitized && !isStress ? 100_000 : 1_000_000
+    /// `swift test` run checks that at a million steps. Under a sanitizer every step costs many times more and the
+    /// point is data races (thread sanitizer) or memory errors and leaks (address sanitizer), which a 100,000-step
+    /// chain meets in the same code; a recursive run or release would still overflow the stack at that depth, whose
+    /// frames the sanitizers make larger.
+    public static let longChainLength = (isThreadSanitized || isAddressSanitized) && !isStress ? 100_000 : 1_000_000
 
     /// ``hangGuard`` in whole minutes, for Swift Testing's `.timeLimit(.minutes(_:))`.
     public static let hangGuardMinutes = Int((hangGuard / 60).rounded(.up))
