@@ -3,13 +3,14 @@
 // THE MECHANISM: observers on each promise, and one process-wide dispatch group. `then`, `catch` and the other
 // operators create the chained promise and register an observer on `self`: a closure that will receive the resolution
 // and hand the user's block to its queue with `queue.async(group: DispatchGroup.promises)`. Adopting a promise a block
-// returned goes through the block's queue too, and `all`, `any` and `race` observe their inputs on theirs, as in
-// Google's core; the other library-internal observers (`timeout`, `delay`, `async()`) have no queue and run inline,
-// through the thread's `ObserverTrampoline`. Resolving takes the lock, stores the resolution, swaps the observer list out, unlocks
-// and runs each observer. Until it has run them all, the promise is "draining": an observer registered meanwhile joins
-// the list and runs next, so that none overtakes an earlier one (Google's FBLPromise gets that order by dispatching
-// under its lock; here inline observers run too, so they must run unlocked). Every pending promise and every block in
-// flight is in `DispatchGroup.promises`, which is what `waitForPromises(timeout:)` waits on.
+// returned goes through the block's queue too, and `all`, `any`, `race`, `timeout` and `delay` observe theirs on the
+// queue they are given, as in Google's core; the other library-internal observers (`async()`, `await`, the records of
+// `all` and `any`) have no queue and run inline, through the thread's `ObserverTrampoline`. Resolving takes the lock,
+// stores the resolution, swaps the observer list out, unlocks and runs each observer. Until it has run them all, the
+// promise is "draining": an observer registered meanwhile joins the list and runs next, so that none overtakes an
+// earlier one (Google's FBLPromise gets that order by dispatching under its lock; here inline observers run too, so
+// they must run unlocked). Every pending promise and every block in flight is in `DispatchGroup.promises`, which is
+// what `waitForPromises(timeout:)` waits on.
 //
 // INVARIANTS (each holds at every moment another thread can observe):
 // 1. `state` leaves `.pending` once, under `lock`, and never changes again; the value or error is stored with it.

@@ -148,8 +148,8 @@ extension FBLStyleTests {
             #expect(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds >= 50_000_000)
         }
 
-        @Test func delayPassesRejectionOnAtOnce() async {
-            // With a delay far beyond the test's patience, only an immediate rejection can arrive in time.
+        @Test func delayPassesRejectionOnWithoutTheDelay() async {
+            // With a delay far beyond the test's patience, only a rejection passed on without it can arrive in time.
             let promise = Promise<Int>(TestError(code: 2)).delay(on: serialQueue, 10 * patience)
             #expect(await promise.errorAfterWaiting() as? TestError == TestError(code: 2))
         }

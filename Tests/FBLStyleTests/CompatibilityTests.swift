@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FBLStyle
@@ -237,6 +238,54 @@ extension FBLStyleTests {
             let seen = try await Promise<Plain?>(nil).then(on: serialQueue) { value in value == nil }
                 .valueAfterWaiting()
             #expect(seen)
+        }
+
+        // MARK: timeout and delay observe the promise on their queue
+
+        /// Google's `onQueue:timeout:` observes the promise on its queue: the promise it returns takes the resolution
+        /// in a block there, not on the thread that resolves the source. The queue is held while the source is
+        /// fulfilled, so the block cannot have run yet when the test looks.
+        @Test func timeoutTakesTheResolutionInABlockOnItsQueue() async throws {
+            let queue = DispatchQueue(label: "Compatibility.timeout")
+            let source = Promise<Int>.pending()
+            let promise = source.timeout(on: queue, 10 * patience)
+            queue.suspend()
+            source.fulfill(5)
+            #expect(promise.isPending, "the block on the held queue has not run")
+            queue.resume()
+            #expect(try await promise.valueAfterWaiting() == 5)
+        }
+
+        /// `n0=pending; n1=timeout n0 m; n2=then n1 m; n3=then n0 m; fulfill n0`: n0's own block runs before n1's
+        /// handler, which waits for the block on `m` that passes the value to n1. The queue is held while `n0` is
+        /// fulfilled, so that both of `n0`'s blocks are on it before either runs.
+        @Test func aTimeoutsHandlerRunsAfterTheSourcesOwnBlockOnTheSameQueue() async throws {
+            let queue = DispatchQueue(label: "Compatibility.timeout-order")
+            let source = Promise<Int>.pending()
+            let log = Locked<[String]>([])
+            let timedHandler = source.timeout(on: queue, 10 * patience).then(on: queue) { _ in
+                log.withLock { $0.append("timeout's handler") }
+            }
+            let ownHandler = source.then(on: queue) { _ in log.withLock { $0.append("source's handler") } }
+            queue.suspend()
+            source.fulfill(1)
+            queue.resume()
+            _ = try await timedHandler.valueAfterWaiting()
+            _ = try await ownHandler.valueAfterWaiting()
+            #expect(log.withLock { $0 } == ["source's handler", "timeout's handler"])
+        }
+
+        /// Google's `onQueue:delay:` observes the promise on its queue too, and a rejection is passed on by that block,
+        /// without the delay.
+        @Test func delayPassesARejectionOnInABlockOnItsQueue() async {
+            let queue = DispatchQueue(label: "Compatibility.delay")
+            let source = Promise<Int>.pending()
+            let promise = source.delay(on: queue, 10 * patience)
+            queue.suspend()
+            source.reject(TestError(code: 2))
+            #expect(promise.isPending, "the block on the held queue has not run")
+            queue.resume()
+            #expect(await promise.errorAfterWaiting() as? TestError == TestError(code: 2))
         }
     }
 }
