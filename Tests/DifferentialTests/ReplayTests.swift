@@ -21,9 +21,9 @@ func replayCount(recorded: Int) -> Int {
 /// The golden traces of `I`'s original that a run replays (the first `replayCount` of them).
 func goldenTraces<I: TraceInterpreter>(_ interpreter: I.Type) throws -> [GoldenTrace] {
     let file = goldenFolder.appendingPathComponent(I.goldenFileName)
-    let recorded = try GoldenTrace.count(file)
+    let recorded = try GoldenFile.count(file)
     #expect(recorded >= 2000, "\(I.goldenFileName) holds \(recorded) programs")
-    return try GoldenTrace.read(file, first: replayCount(recorded: recorded))
+    return try GoldenFile.read(file, of: I.self, first: replayCount(recorded: recorded)).traces
 }
 
 /// Replays the golden traces of `interpreter`'s original against our style and fails on every program whose trace

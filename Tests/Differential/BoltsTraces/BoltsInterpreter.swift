@@ -18,6 +18,17 @@ public enum BoltsInterpreter: TraceInterpreter {
     public static let original = "Bolts-Swift 1.5.0"
     /// The golden file of this original.
     public static let goldenFileName = "Bolts-Swift-1.5.0.jsonl"
+    /// The original, as its golden file's header names it.
+    public static let originalLibrary = TracedLibrary(
+        name: "BoltsSwift", version: "1.5.0", repository: "https://github.com/BoltsFramework/Bolts-Swift",
+        isOriginal: true)
+    #if canImport(BoltsSwift)
+        /// The library this source was compiled against: the original, in the recording package.
+        public static let compiledAgainst = originalLibrary
+    #else
+        /// The library this source was compiled against: our style.
+        public static let compiledAgainst = TracedLibrary.style("BoltsStyle")
+    #endif
 
     /// The generated program of `seed` (BoltsProgram).
     public static func program(seed: UInt64) -> String { BoltsProgram.generate(seed: seed) }

@@ -2,7 +2,7 @@
 //
 // The same entry point serves this repository's `differential-traces` command (interpreters compiled against our
 // styles) and the throwaway recording package (an interpreter compiled against the original), whose `main.swift`
-// is one line: `DifferentialCommand.main(interpreters: [PromiseKitInterpreter.self])`.
+// is one line: `DifferentialCommand.main(interpreters: [PKInterpreter.self])` (`BoltsInterpreter`, `FBLInterpreter`).
 
 import Foundation
 
@@ -15,9 +15,12 @@ public enum DifferentialCommand {
                                                            here and prints each distinct trace with its count (R: 1)
           programs <original> [--count N]                  seeds 1...N and their programs, a line each (tab between)
           coverage <original> [--count N]                  the step kinds of seeds 1...N, as a table (N: 2000)
-          record   <original> --out FILE [--count N] [--runs R]
-                                                           golden traces of seeds 1...N, each run R times (R: 5)
-          replay   <original> --golden FILE [--count N]    replays a golden file here; prints each mismatch
+          record   <original> --out FILE --commit SHA [--count N] [--runs R]
+                                                           traces of seeds 1...N, each run R times (R: 5), after a
+                                                           header naming the library this was compiled against
+                                                           at commit SHA, today's date and the harness version
+          replay   <original> --golden FILE [--count N]    replays a golden file here; prints each mismatch; refuses
+                                                           a file whose header does not name the original
         <original>: the start of the name of one of these originals, case-insensitive: 
         """
 
@@ -65,15 +68,28 @@ public enum DifferentialCommand {
         case "coverage":
             print(Coverage(I.self, seeds: 1...count).table(title: I.original))
         case "record":
-            guard let out = option("--out") else { exit(2) }
+            guard let out = option("--out"), let commit = option("--commit") else {
+                FileHandle.standardError.write(Data(usage.utf8))
+                exit(2)
+            }
             let runs = Int(option("--runs") ?? "") ?? 5
+            let header = GoldenHeader.recording(I.self, commit: commit)
             let traces = (1...count).map { Recording.record(I.self, seed: $0, runs: runs) }
-            try! GoldenTrace.write(traces, to: URL(fileURLWithPath: out))
+            try! GoldenFile(header: header, traces: traces).write(to: URL(fileURLWithPath: out))
             let unstable = traces.reduce(0) { $0 + $1.unstable.count }
-            print("recorded \(traces.count) programs of \(I.original), \(unstable) unstable steps")
+            let library = "\(header.library) \(header.version) at \(commit)"
+            let origin =
+                header.origin == .original ? "the original" : "our style: not a golden file, the replay refuses it"
+            print("recorded \(traces.count) programs on \(library) (\(origin)), \(unstable) unstable steps")
         case "replay":
             guard let golden = option("--golden") else { exit(2) }
-            let traces = try! GoldenTrace.read(URL(fileURLWithPath: golden), first: Int(count))
+            let traces: [GoldenTrace]
+            do {
+                traces = try GoldenFile.read(URL(fileURLWithPath: golden), of: I.self, first: Int(count)).traces
+            } catch {
+                FileHandle.standardError.write(Data("refused: \(error)\n".utf8))
+                exit(1)
+            }
             var failed = 0
             for trace in traces {
                 let comparison = TraceComparison(

@@ -21,6 +21,10 @@ public protocol TraceInterpreter {
     static var original: String { get }
     /// The golden file's name, without its folder: `PromiseKit-8.2.0.jsonl`.
     static var goldenFileName: String { get }
+    /// The original, as a golden file's header must name it.
+    static var originalLibrary: TracedLibrary { get }
+    /// The library this source was compiled against: `originalLibrary` in the recording package, our style here.
+    static var compiledAgainst: TracedLibrary { get }
     /// The program of generator seed `seed`, in its text form.
     static func program(seed: UInt64) -> String
     /// The kind of each step of `program` (for the coverage table).

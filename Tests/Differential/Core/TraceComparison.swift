@@ -37,7 +37,7 @@ public struct TraceComparison: Sendable {
         for step in 0..<count {
             let expected = step < golden.trace.steps.count ? golden.trace.steps[step] : ["(no step)"]
             let actual = step < replay.steps.count ? replay.steps[step] : ["(no step)"]
-            if Self.unidentified(expected, actual) != Self.unidentified(actual, expected) { differing.append(step) }
+            if expected != actual { differing.append(step) }
         }
         if golden.trace.final != replay.final { differing.append(GoldenTrace.finalStates) }
         let unstable = Set(golden.unstable)
@@ -46,29 +46,6 @@ public struct TraceComparison: Sendable {
         declaredSeen = differing.filter { declaredSteps.contains($0) }
         skippedUnstable = unstable.count
         report = mismatches.first.map { Self.describe(golden, replay, from: $0, original: original) } ?? ""
-    }
-
-    /// `lines` with every event that either side recorded on an unidentified thread (`TraceLog.otherLane`) moved to
-    /// that lane, wherever this side recorded it off the driver.
-    ///
-    /// A handler runs on a thread the log cannot name when it runs inside a `sync` onto a queue that is not the
-    /// program's (PromiseKit's `when` settles inside `barrier.sync`): the log then sees that queue, not the serial
-    /// queue whose block the thread is running. Such an event is compared as "off the driver, in no known order".
-    static func unidentified(_ lines: [String], _ other: [String]) -> [String] {
-        let otherPrefix = TraceLog.otherLane + " "
-        let unknown = Set((lines + other).filter { $0.hasPrefix(otherPrefix) }.map { $0.dropFirst(otherPrefix.count) })
-        guard !unknown.isEmpty else { return lines }
-        var kept: [String] = []
-        var moved: [String] = []
-        for line in lines {
-            let parts = line.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[0] != TraceLog.driverLane, unknown.contains(parts[1]) {
-                moved.append(otherPrefix + parts[1])
-            } else {
-                kept.append(line)
-            }
-        }
-        return kept.filter { !$0.hasPrefix(otherPrefix) } + moved.sorted()
     }
 
     private static func describe(_ golden: GoldenTrace, _ replay: ProgramTrace, from step: Int, original: String)

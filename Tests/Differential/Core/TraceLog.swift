@@ -10,6 +10,16 @@
 // a queue never runs while the driver is still settling, or while another queue runs. What would otherwise be a race
 // between the driver and a queue (a handler on q1 registering on a promise the driver is still settling) has one
 // outcome, the same on every run, on the original and on our style alike.
+//
+// A handler can run inside a `sync` onto a queue that is not the program's, called from a block of one of the
+// program's queues (PromiseKit 8's `when` settles its promise inside `barrier.sync`, so an inline handler of that
+// promise runs there). Dispatch then reports the library's queue as the current one, not the program's, and no
+// public Dispatch call tells which queue's block a thread is running beneath a `sync` (the queue's label cannot tell
+// a global queue's thread inside such a `sync` from a program queue's). The log names the program's queue whenever
+// the thread has shown itself to be that queue's: while a queue has its turn, the thread that has recorded an event
+// on it is its thread until the turn ends (libdispatch drains a serial queue's turn on one thread), so what that
+// thread records inside a `sync` belongs to the queue too. An event of a thread that has not shown itself in this
+// turn goes to the other lane, as one of a global queue's does.
 
 import Foundation
 
@@ -26,6 +36,10 @@ public final class TraceLog: @unchecked Sendable {
     private var step = 0
     private var steps: [[(lane: String, event: String)]] = [[]]
     private var count = 0
+    /// The program's queue whose turn it is (`drainQueues`), if any.
+    private var turn: String?
+    /// The thread that has recorded an event on the queue whose turn it is, during that turn: the queue's thread.
+    private var turnThread: pthread_t?
 
     /// A log whose driver is the calling thread.
     public init() {}
@@ -59,11 +73,23 @@ public final class TraceLog: @unchecked Sendable {
         for queue in all {
             queue.async {
                 queue.suspend()
+                self.endTurn()
                 drained.signal()
             }
+            lock.lock()
+            turn = queue.getSpecific(key: queueKey)
+            turnThread = nil
+            lock.unlock()
             queue.resume()
             drained.wait()
         }
+    }
+
+    private func endTurn() {
+        lock.lock()
+        turn = nil
+        turnThread = nil
+        lock.unlock()
     }
 
     deinit {
@@ -87,18 +113,25 @@ public final class TraceLog: @unchecked Sendable {
         }
     }
 
-    /// The lane of the calling thread: the program's queue it is running a block of, else the driver's lane if it is
-    /// the driver, else the other lane. The queue comes first because the driver itself may run a queue's blocks:
-    /// libdispatch can hand a serial queue to a thread waiting in `sync` on it (as the driver does between steps).
-    public var currentLane: String {
-        if let queue = DispatchQueue.getSpecific(key: queueKey) { return queue }
-        return pthread_equal(pthread_self(), driver) != 0 ? Self.driverLane : Self.otherLane
+    /// The lane of the calling thread: the program's queue it is running a block of, else the queue whose turn it is
+    /// if the thread has shown itself to be that queue's in this turn (it is inside a `sync` onto a library's queue,
+    /// the file's header says why), else the driver's lane if it is the driver, else the other lane. The program's
+    /// queue comes first because the driver itself may run a queue's blocks: libdispatch can hand a serial queue to a
+    /// thread waiting in `sync` on it (as the driver does between steps). Called with `lock` held.
+    private func laneOfCallingThread() -> String {
+        let thread = pthread_self()
+        if let queue = DispatchQueue.getSpecific(key: queueKey) {
+            if queue == turn { turnThread = thread }
+            return queue
+        }
+        if let turn, let turnThread, pthread_equal(turnThread, thread) != 0 { return turn }
+        return pthread_equal(thread, driver) != 0 ? Self.driverLane : Self.otherLane
     }
 
     /// Records `event` in the calling thread's lane of the current step.
     public func record(_ event: String) {
-        let lane = currentLane
         lock.lock()
+        let lane = laneOfCallingThread()
         steps[step].append((lane, event))
         count += 1
         lock.unlock()

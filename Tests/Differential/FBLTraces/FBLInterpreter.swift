@@ -19,6 +19,16 @@ public enum FBLInterpreter: TraceInterpreter {
     public static let original = "Google Promises 2.4.1"
     /// The golden file of this original.
     public static let goldenFileName = "Promises-2.4.1.jsonl"
+    /// The original, as its golden file's header names it.
+    public static let originalLibrary = TracedLibrary(
+        name: "Promises", version: "2.4.1", repository: "https://github.com/google/promises", isOriginal: true)
+    #if canImport(Promises)
+        /// The library this source was compiled against: the original, in the recording package.
+        public static let compiledAgainst = originalLibrary
+    #else
+        /// The library this source was compiled against: our style.
+        public static let compiledAgainst = TracedLibrary.style("FBLStyle")
+    #endif
 
     /// The generated program of `seed` (FBLProgram).
     public static func program(seed: UInt64) -> String { FBLProgram.generate(seed: seed) }

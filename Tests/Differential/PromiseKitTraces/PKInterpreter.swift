@@ -18,6 +18,16 @@ public enum PKInterpreter: TraceInterpreter {
     public static let original = "PromiseKit 8.2.0"
     /// The golden file of this original.
     public static let goldenFileName = "PromiseKit-8.2.0.jsonl"
+    /// The original, as its golden file's header names it.
+    public static let originalLibrary = TracedLibrary(
+        name: "PromiseKit", version: "8.2.0", repository: "https://github.com/mxcl/PromiseKit", isOriginal: true)
+    #if canImport(PromiseKit)
+        /// The library this source was compiled against: the original, in the recording package.
+        public static let compiledAgainst = originalLibrary
+    #else
+        /// The library this source was compiled against: our style.
+        public static let compiledAgainst = TracedLibrary.style("PromiseKitStyle")
+    #endif
 
     /// The generated program of `seed` (PKProgram).
     public static func program(seed: UInt64) -> String { PKProgram.generate(seed: seed) }
