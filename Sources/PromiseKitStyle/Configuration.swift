@@ -20,18 +20,7 @@ public struct PMKConfiguration {
     public var catchPolicy = CatchPolicy.allErrorsExceptCancellation
 
     /// Receives PromiseKitStyle's ``LogEvent``s, on whatever thread raised them. The default prints them.
-    public var logHandler: (LogEvent) -> Void = { event in
-        switch event {
-        case .waitOnMainThread:
-            print("PromiseKit: warning: `wait()` called on main thread!")
-        case .pendingPromiseDeallocated:
-            print("PromiseKit: warning: pending promise deallocated")
-        case .pendingGuaranteeDeallocated:
-            print("PromiseKit: warning: pending guarantee deallocated")
-        case .cauterized(let error):
-            print("PromiseKit:cauterized-error: \(error)")
-        }
-    }
+    public var logHandler: (LogEvent) -> Void = { event in print(defaultLogMessage(event)) }
 
     /// The defaults: main-queue handlers, cancellation-skipping `catch`, printing log handler.
     public init() {}
@@ -112,4 +101,14 @@ final class PMKConfigurationSnapshot: Sendable {
 public var conf: PMKConfiguration {
     @inlinable get { PMKConfigurationSnapshot.current.configuration }
     set { PMKConfigurationSnapshot.publish(newValue) }
+}
+
+/// The line the default `logHandler` prints for `event`: PromiseKit 8's words.
+func defaultLogMessage(_ event: LogEvent) -> String {
+    switch event {
+    case .waitOnMainThread: return "PromiseKit: warning: `wait()` called on main thread!"
+    case .pendingPromiseDeallocated: return "PromiseKit: warning: pending promise deallocated"
+    case .pendingGuaranteeDeallocated: return "PromiseKit: warning: pending guarantee deallocated"
+    case .cauterized(let error): return "PromiseKit:cauterized-error: \(error)"
+    }
 }

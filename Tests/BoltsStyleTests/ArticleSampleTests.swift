@@ -61,6 +61,12 @@ final class Store: @unchecked Sendable {
     func snapshot<T>(_ read: () -> T) -> T { queue.sync(execute: read) }
 }
 
+/// What the samples print, kept for their tests to check rather than written among the test results.
+private let printed = Locked<[String]>([])
+
+/// The samples' `print`, spelled as the article shows it: it keeps the line in `printed`.
+private func print(_ line: String) { printed.withLock { $0.append(line) } }
+
 @Suite("Article samples")
 struct ArticleSampleTests {
     let store = Store()
@@ -80,6 +86,7 @@ struct ArticleSampleTests {
         }
         done.waitForTest()
         #expect(store.snapshot { store.log } == ["save 42"])
+        #expect(!printed.withLock { $0 }.contains { $0.hasPrefix("failed: ") })
     }
 
     // MARK: Fetch, then save
@@ -105,6 +112,8 @@ struct ArticleSampleTests {
         // A failed fetch skips the save and reaches the final continuation.
         renameUser(id: 99, to: "Nobody").waitForTest()
         #expect(store.snapshot { store.log } == ["save 1"])
+        #expect(printed.withLock { $0 }.contains("renamed to Grace Hopper"))
+        #expect(printed.withLock { $0 }.contains("rename failed: NotFound()"))
     }
 
     // MARK: Serial deletes

@@ -12,27 +12,33 @@ struct CompatibilityTests {
 
     // MARK: Result<T>
 
-    @Test func resultIsPromiseKitsEnum() {
-        let fulfilled: Result<Int> = .fulfilled(3)
-        let rejected: Result<Int> = .rejected(Failure.boom)
-        #expect(fulfilled.isFulfilled && !rejected.isFulfilled)
-        switch Promise.value(3).result {
-        case .fulfilled(let value)?: #expect(value == 3)
-        case .rejected?, nil: Issue.record("expected .fulfilled(3)")
+    @Test func resultIsPromiseKitsEnum() async {
+        let events = await loggedEvents {
+            let fulfilled: Result<Int> = .fulfilled(3)
+            let rejected: Result<Int> = .rejected(Failure.boom)
+            #expect(fulfilled.isFulfilled && !rejected.isFulfilled)
+            switch Promise.value(3).result {
+            case .fulfilled(let value)?: #expect(value == 3)
+            case .rejected?, nil: Issue.record("expected .fulfilled(3)")
+            }
+            switch Promise<Int>(error: Failure.boom).result {
+            case .rejected(let error)?: #expect(error as? Failure == .boom)
+            case .fulfilled?, nil: Issue.record("expected .rejected(boom)")
+            }
+            #expect(Promise<Int>.pending().promise.result == nil)
         }
-        switch Promise<Int>(error: Failure.boom).result {
-        case .rejected(let error)?: #expect(error as? Failure == .boom)
-        case .fulfilled?, nil: Issue.record("expected .rejected(boom)")
-        }
-        #expect(Promise<Int>.pending().promise.result == nil)
+        #expect(events == ["pendingPromiseDeallocated"], "the dropped pending promise")
     }
 
-    @Test func guaranteeResultIsFulfilled() {
-        guard case .fulfilled(4)? = Guarantee.value(4).result else {
-            Issue.record("expected .fulfilled(4)")
-            return
+    @Test func guaranteeResultIsFulfilled() async {
+        let events = await loggedEvents {
+            guard case .fulfilled(4)? = Guarantee.value(4).result else {
+                Issue.record("expected .fulfilled(4)")
+                return
+            }
+            #expect(Guarantee<Int>.pending().guarantee.result == nil)
         }
-        #expect(Guarantee<Int>.pending().guarantee.result == nil)
+        #expect(events == ["pendingGuaranteeDeallocated"], "the dropped pending guarantee")
     }
 
     @Test func pipeToGivesResult() {
@@ -147,11 +153,14 @@ struct CompatibilityTests {
 
     // MARK: Descriptions
 
-    @Test func promiseDescriptionIsPromiseKits() {
-        #expect(Promise.value(3).description == "Promise(3)")
-        #expect(Promise<Int>.pending().promise.description == "Promise(…Int)")
-        #expect(Promise<Int>(error: Failure.boom).description == "Promise(boom)")
-        #expect("\(Promise.value("a"))" == "Promise(a)")
+    @Test func promiseDescriptionIsPromiseKits() async {
+        let events = await loggedEvents {
+            #expect(Promise.value(3).description == "Promise(3)")
+            #expect(Promise<Int>.pending().promise.description == "Promise(…Int)")
+            #expect(Promise<Int>(error: Failure.boom).description == "Promise(boom)")
+            #expect("\(Promise.value("a"))" == "Promise(a)")
+        }
+        #expect(events == ["pendingPromiseDeallocated"], "the dropped pending promise")
     }
 
     @Test func promiseDebugDescriptionIsPromiseKits() {

@@ -20,11 +20,14 @@ struct WhenRaceTests {
     }
 
     @Test func whenFulfilledRejectsWithTheFirstRejection() async throws {
-        let (never, _) = Promise<Int>.pending()
-        await #expect(throws: TestError(code: 4)) {
-            try await when(fulfilled: [never, Promise(error: TestError(code: 4))]).async()
+        let events = await loggedEvents {
+            let (never, _) = Promise<Int>.pending()
+            await #expect(throws: TestError(code: 4)) {
+                try await when(fulfilled: [never, Promise(error: TestError(code: 4))]).async()
+            }
+            _ = never
         }
-        _ = never
+        #expect(events == ["pendingPromiseDeallocated"], "`never`, dropped pending")
     }
 
     @Test func whenFulfilledVoidForms() async throws {
@@ -141,18 +144,21 @@ struct WhenRaceTests {
     }
 
     @Test func raceVariants() async throws {
-        let (never, _) = Promise<Int>.pending()
-        #expect(try await race(never, Promise.value(2)).async() == 2)
-        #expect(try await race([never, Promise.value(3)]).async() == 3)
-        await #expect(throws: TestError.self) { try await race([never, Promise(error: TestError())]).async() }
-        do {
-            _ = try await race([Promise<Int>]()).async()
-            Issue.record("expected badInput")
-        } catch PMKError.badInput {}
-        let (pendingGuarantee, resolve) = Guarantee<Int>.pending()
-        #expect(await race(pendingGuarantee, Guarantee.value(4)).async() == 4)
-        resolve(0)
-        _ = never
+        let events = try await loggedEvents {
+            let (never, _) = Promise<Int>.pending()
+            #expect(try await race(never, Promise.value(2)).async() == 2)
+            #expect(try await race([never, Promise.value(3)]).async() == 3)
+            await #expect(throws: TestError.self) { try await race([never, Promise(error: TestError())]).async() }
+            do {
+                _ = try await race([Promise<Int>]()).async()
+                Issue.record("expected badInput")
+            } catch PMKError.badInput {}
+            let (pendingGuarantee, resolve) = Guarantee<Int>.pending()
+            #expect(await race(pendingGuarantee, Guarantee.value(4)).async() == 4)
+            resolve(0)
+            _ = never
+        }
+        #expect(events == ["pendingPromiseDeallocated"], "`never`, dropped pending")
     }
 
     @Test func raceFulfilled() async throws {
@@ -174,7 +180,7 @@ struct WhenRaceTests {
     /// settles is freed with its last reference. (Holding the array, each held itself through it, forever.) Under the
     /// process-wide lock, because freeing it pending raises a log event that `ConfigurationTests` must not see.
     @Test func raceFulfilledKeepsNoInputAlive() async {
-        await ProcessWideTestLock.withLock {
+        let events = await loggedEvents {
             weak var input: Promise<Int>?
             do {
                 let (pending, _) = Promise<Int>.pending()
@@ -183,13 +189,14 @@ struct WhenRaceTests {
             }
             #expect(input == nil)
         }
+        #expect(events == ["pendingPromiseDeallocated"], "the dropped pending input")
     }
 
     /// The same for `when`: its handlers keep what the inputs gave, not the inputs, so inputs that never settle are
     /// freed with their last reference, in every form (found by the differential traces under the leak checker: a
     /// program that drops a `when(resolved:)` over pending promises). The original's closures hold the inputs.
     @Test func whenKeepsNoInputAlive() async {
-        await ProcessWideTestLock.withLock {
+        let events = await loggedEvents {
             weak var promise: Promise<Int>?
             weak var guarantee: Guarantee<Int>?
             do {
@@ -215,6 +222,9 @@ struct WhenRaceTests {
             #expect(promise == nil)
             #expect(guarantee == nil)
         }
+        #expect(
+            Set(events) == ["pendingPromiseDeallocated", "pendingGuaranteeDeallocated"],
+            "the inputs, and the results that wait for them, dropped pending: \(events)")
     }
 
     /// With the inputs no longer held, `when` still gives every value in input order, in each form.
