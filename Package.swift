@@ -69,7 +69,9 @@ let package = Package(
             dependencies: ["PromiseConformance", "PromiseStyleAdapters", "PromiseKitStyle"]
         ),
         // Helpers shared by the test targets (never by the styles).
-        .target(name: "TestSupport", dependencies: ["PromiseConformance"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["PromiseConformance", "PromiseKitStyle"], path: "Tests/TestSupport"
+        ),
         // The three mechanisms as toy models, with their conformance adapters: shown in the guide and the DocC
         // articles, run through the conformance suite by ToyModelsTests; not a product.
         .target(name: "ToyModels", dependencies: ["PromiseConformance"], path: "Tests/ToyModels"),

@@ -24,33 +24,13 @@ struct Pair: Sendable, CustomTestStringConvertible {
 }
 
 extension Style {
-    /// What PromiseKitStyle logs when a pending promise of this style is freed: `promise`, `guarantee`, or nothing.
-    var droppedPendingWarning: String? {
+    /// What PromiseKitStyle logs when a pending promise of this style is freed (`PromiseKitLog`'s names), if anything.
+    var droppedPendingEvent: String? {
         switch self {
-        case .pmk: return "promise"
-        case .guarantee: return "guarantee"
+        case .pmk: return "pendingPromiseDeallocated"
+        case .guarantee: return "pendingGuaranteeDeallocated"
         case .bolts, .fbl: return nil
         }
-    }
-}
-
-/// Runs `body` with PromiseKitStyle's `conf.logHandler` recording the pending promises and guarantees freed meanwhile,
-/// and returns their kinds: the warnings these tests cause on purpose, checked rather than printed among the results.
-/// Holds the process-wide test lock (no other test's events land here) and restores `conf` afterwards.
-private func droppedPending(_ body: @Sendable () async -> Void) async -> Set<String> {
-    await ProcessWideTestLock.withLock {
-        let saved = conf
-        defer { conf = saved }
-        let kinds = Locked<Set<String>>([])
-        conf.logHandler = { event in
-            switch event {
-            case .pendingPromiseDeallocated: kinds.withLock { _ = $0.insert("promise") }
-            case .pendingGuaranteeDeallocated: kinds.withLock { _ = $0.insert("guarantee") }
-            case .waitOnMainThread, .cauterized: kinds.withLock { _ = $0.insert("\(event)") }
-            }
-        }
-        await body()
-        return kinds.withLock { $0 }
     }
 }
 
@@ -90,7 +70,7 @@ struct MemoryTests {
 
     @Test(arguments: Pair.all)
     func pendingSourceIsNotRetainedByItsConversion(_ pair: Pair) async {
-        let dropped = await droppedPending {
+        let events = await PromiseKitLog.record {
             var target: AnyPromise<Int>?
             var weak = WeakPair()
             do {
@@ -104,12 +84,12 @@ struct MemoryTests {
         }
         // The source, freed pending (a conversion into PromiseKitStyle is made as PromiseKit's own derived promises
         // are, without the warning).
-        #expect(dropped == Set([pair.source.droppedPendingWarning].compactMap { $0 }))
+        #expect(events == [pair.source.droppedPendingEvent].compactMap { $0 })
     }
 
     @Test(arguments: Pair.all)
     func conversionOfANeverSettledSourceIsReleasedWithTheSource(_ pair: Pair) async {
-        let dropped = await droppedPending {
+        let events = await PromiseKitLog.record {
             var weak = WeakPair()
             var keep: AnyPromise<Int>?
             var keepSettle: (@Sendable (Outcome, Int, IdentifiedError) -> Void)?
@@ -130,7 +110,7 @@ struct MemoryTests {
         }
         // The source, freed pending (a conversion into PromiseKitStyle is made as PromiseKit's own derived promises
         // are, without the warning).
-        #expect(dropped == Set([pair.source.droppedPendingWarning].compactMap { $0 }))
+        #expect(events == [pair.source.droppedPendingEvent].compactMap { $0 })
     }
 
     @Test func longLivedBoltsTokenDoesNotKeepACompletedTask() async throws {

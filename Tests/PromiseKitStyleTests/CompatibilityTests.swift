@@ -13,7 +13,7 @@ struct CompatibilityTests {
     // MARK: Result<T>
 
     @Test func resultIsPromiseKitsEnum() async {
-        let events = await loggedEvents {
+        let events = await PromiseKitLog.record {
             let fulfilled: Result<Int> = .fulfilled(3)
             let rejected: Result<Int> = .rejected(Failure.boom)
             #expect(fulfilled.isFulfilled && !rejected.isFulfilled)
@@ -31,7 +31,7 @@ struct CompatibilityTests {
     }
 
     @Test func guaranteeResultIsFulfilled() async {
-        let events = await loggedEvents {
+        let events = await PromiseKitLog.record {
             guard case .fulfilled(4)? = Guarantee.value(4).result else {
                 Issue.record("expected .fulfilled(4)")
                 return
@@ -154,7 +154,7 @@ struct CompatibilityTests {
     // MARK: Descriptions
 
     @Test func promiseDescriptionIsPromiseKits() async {
-        let events = await loggedEvents {
+        let events = await PromiseKitLog.record {
             #expect(Promise.value(3).description == "Promise(3)")
             #expect(Promise<Int>.pending().promise.description == "Promise(…Int)")
             #expect(Promise<Int>(error: Failure.boom).description == "Promise(boom)")

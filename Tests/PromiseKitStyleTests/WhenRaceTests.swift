@@ -20,7 +20,7 @@ struct WhenRaceTests {
     }
 
     @Test func whenFulfilledRejectsWithTheFirstRejection() async throws {
-        let events = await loggedEvents {
+        let events = await PromiseKitLog.record {
             let (never, _) = Promise<Int>.pending()
             await #expect(throws: TestError(code: 4)) {
                 try await when(fulfilled: [never, Promise(error: TestError(code: 4))]).async()
@@ -144,7 +144,7 @@ struct WhenRaceTests {
     }
 
     @Test func raceVariants() async throws {
-        let events = try await loggedEvents {
+        let events = try await PromiseKitLog.record {
             let (never, _) = Promise<Int>.pending()
             #expect(try await race(never, Promise.value(2)).async() == 2)
             #expect(try await race([never, Promise.value(3)]).async() == 3)
@@ -180,7 +180,7 @@ struct WhenRaceTests {
     /// settles is freed with its last reference. (Holding the array, each held itself through it, forever.) Under the
     /// process-wide lock, because freeing it pending raises a log event that `ConfigurationTests` must not see.
     @Test func raceFulfilledKeepsNoInputAlive() async {
-        let events = await loggedEvents {
+        let events = await PromiseKitLog.record {
             weak var input: Promise<Int>?
             do {
                 let (pending, _) = Promise<Int>.pending()
@@ -196,7 +196,7 @@ struct WhenRaceTests {
     /// freed with their last reference, in every form (found by the differential traces under the leak checker: a
     /// program that drops a `when(resolved:)` over pending promises). The original's closures hold the inputs.
     @Test func whenKeepsNoInputAlive() async {
-        let events = await loggedEvents {
+        let events = await PromiseKitLog.record {
             weak var promise: Promise<Int>?
             weak var guarantee: Guarantee<Int>?
             do {
