@@ -37,7 +37,7 @@ extension Promise {
     /// Records the task settling this promise, unless the promise is already resolved.
     func setOperationTask(_ task: Task<Void, Never>) {
         lock.withLock {
-            if state == .pending { operationTask = task }
+            if machine.isPending { operationTask = task }
         }
     }
 

@@ -70,6 +70,21 @@ extension FBLStyleTests {
             #expect(log == [1, 2, 3, 4, 5])
         }
 
+        /// The rule "none nested" on a promise: an inline observer A that registers C on the same promise while the
+        /// resolving thread drains does not run C nested: C waits for B, registered before it (A, B, C; Bolts and
+        /// PromiseKit give A, C, B).
+        @Test func observerTheResolvingThreadRegistersWhileDrainingWaitsItsTurn() {
+            var log: [String] = []
+            let promise = Promise<Int>.pending()
+            promise.observe(on: nil) { _ in
+                log.append("A")
+                promise.observe(on: nil) { _ in log.append("C") }
+            }
+            promise.observe(on: nil) { _ in log.append("B") }
+            promise.fulfill(1)
+            #expect(log == ["A", "B", "C"])
+        }
+
         /// An inline first observer runs inside `fulfill`; a queued one never does.
         @Test(.offThePool) func inlineFirstObserverRunsInsideFulfil() async throws {
             var inline: [Int] = []

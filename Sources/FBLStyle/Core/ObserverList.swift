@@ -1,4 +1,5 @@
-// ObserverList.swift: the observers of one promise, in registration order, made cheap for the common case of one.
+// ObserverList.swift: the observers of one promise, in registration order, made cheap for the common case of one. The
+// state machine's `pending` and `draining` phases carry one each (PromiseStateMachine.swift).
 //
 // Most promises get one observer (one `then`), so the list keeps the first in fields of its own and makes an array only
 // for a second. The first is kept as two plain fields, its queue and its body, rather than one `Observer?`, so that the
@@ -50,7 +51,8 @@ extension Promise {
             }
         }
 
-        /// Returns the observers and leaves this list empty.
+        /// Returns the observers and leaves this list empty. (The core moves lists by switching over the machine's
+        /// phase instead; ObserverTests uses this one.)
         @inlinable mutating func take() -> ObserverList {
             var taken = ObserverList()
             swap(&taken, &self)
@@ -92,6 +94,6 @@ extension Promise {
     @inlinable func runHandedOff() {
         let body = handedOff!
         handedOff = nil
-        body(storedResolution!)
+        body(storedResolution)
     }
 }

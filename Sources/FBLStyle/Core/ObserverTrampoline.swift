@@ -73,8 +73,8 @@ private let trampolineKey: pthread_key_t = {
     }
 
     /// Keeps `value` (and whatever letting go of it lets go of in turn) alive until the drain lets go of it, so that a
-    /// chain of `deinit`s does not recurse. The caller must hand over the last reference (pass a temporary, for
-    /// example `field.take()`), or nothing is let go of here.
+    /// chain of `deinit`s does not recurse. The caller must hand over the last reference (pass a temporary, or a
+    /// binding it consumes: `consume observers`), or nothing is let go of here.
     func release(_ value: consuming Any) {
         released.append(consume value)
         guard depth == 0 else { return }

@@ -1,108 +1,175 @@
-// Promise.swift: the core of FBLStyle, Google Promises' mechanism in Swift. Read this file first.
+// Promise.swift: the core of FBLStyle, Google Promises' mechanism in Swift: observers on each promise, and one
+// process-wide dispatch group, `promisesGroup`, that every pending promise and every block in flight is inside, and
+// that `waitForPromises(timeout:)` waits on. The DocC article "How observers and the global group work" tells it all.
 //
-// THE MECHANISM: observers on each promise, and one process-wide dispatch group. `then`, `catch` and the other
-// operators create the chained promise and register an observer on `self`: a closure that will receive the resolution
-// and hand the user's block to its queue with `queue.async(group: DispatchGroup.promises)`. Adopting a promise a block
-// returned goes through the block's queue too, and `all`, `any`, `race`, `timeout` and `delay` observe theirs on the
-// queue they are given, as in Google's core; the other library-internal observers (`async()`, `await`, the records of
-// `all` and `any`) have no queue and run inline, through the thread's `ObserverTrampoline`. Resolving takes the lock,
-// stores the resolution, swaps the observer list out, unlocks and runs each observer. Until it has run them all, the
-// promise is "draining": an observer registered meanwhile joins the list and runs next, so that none overtakes an
-// earlier one (Google's FBLPromise gets that order by dispatching under its lock; here inline observers run too, so
-// they must run unlocked). Every pending promise and every block in flight is in `DispatchGroup.promises`, which is
-// what `waitForPromises(timeout:)` waits on.
+// `then` and the other operators register an observer on `self` (`observe`). Resolving (`resolve`) takes the lock,
+// settles the state machine (PromiseStateMachine.swift) and stores the resolution, unlocks and drains: it runs the
+// observers it took out, then those registered meanwhile, until a batch leaves none behind. A queued observer hands
+// its block to its queue with `async(group: promisesGroup)`; an inline one (library-internal) runs through the
+// thread's `ObserverTrampoline`.
 //
 // INVARIANTS (each holds at every moment another thread can observe):
-// 1. `state` leaves `.pending` once, under `lock`, and never changes again; the value or error is stored with it.
-// 2. A promise created pending holds exactly one entry in the global group until it is resolved or deallocated;
-//    a promise created resolved never enters it.
-// 3. Every user block handed to a queue is inside the global group from the moment it is dispatched until it returns.
-// 4. A resolved promise leaves the group only after the blocks of its observers have entered it, so the group never
-//    looks idle while promise work is on its way.
-// 5. A user block never runs inside the call that registers it, nor inside `fulfill`/`reject`: always later, on its
-//    queue. Only library-internal observers run inline.
-// 6. Observers receive the resolution in the order they were registered, including those registered while the
-//    resolution is being handed out.
-// 7. A fulfilled promise never holds an error value (as `ErrorValue.swift` defines one): a fulfilment with an error
-//    is stored as a rejection with it (`fulfilment(with:)`), as Google's core does.
+// 1. A promise is settled once, under `lock`; its value or error is stored then and never changes again.
+// 2. A promise created pending is in the group until it is resolved or freed; one created resolved never enters it.
+// 3. Every user block handed to a queue is in the group from its dispatch until it returns.
+// 4. A resolved promise leaves the group only after its observers' blocks entered it: the group never looks idle early.
+// 5. A user block never runs inside the call that registers it, nor inside `fulfill`/`reject`: always on its queue.
+// 6. Observers receive the resolution in registration order, those registered while it is handed out included, and
+//    none runs nested inside another (the machine's rule "none nested").
+// 7. A fulfilment with an error value is stored as a rejection with it (`fulfilment(with:)`, ErrorValue.swift).
 //
-// The lock is a `PromiseLock` (PromiseLock.swift says which primitive on which platform, and why). The observer list
-// stores one observer without an array, and the first queued observer reaches its block through the promise itself,
-// without a context to allocate (`handedOff`, ObserverList.swift). A pending promise that is deallocated leaves the
-// group and lets go of its observers through the trampoline, so that dropping a long pending chain does not recurse
-// through its `deinit`s. As in the original, blocks are plain `@escaping` closures and values need not be `Sendable`:
-// `Promise` is `@unchecked Sendable`, its mutable state guarded by `lock` (but `handedOff`, which only the resolving
-// thread writes before it dispatches, and only the block it dispatches reads), and closures move to their queue
-// through `nonisolated(unsafe)` locals.
+// `Promise` is `@unchecked Sendable`: its mutable state is guarded by `lock` (all but `handedOff`, see below), and
+// closures, whose values need not be `Sendable` (as in the original), reach their queue through `nonisolated(unsafe)`.
 
 import Dispatch
 
 /// The process-wide group every pending promise and every dispatched block belongs to (`DispatchGroup.promises`).
 @usableFromInline let promisesGroup = DispatchGroup()
 
-/// The state of a promise (outside the generic class, so that testing it needs no generic metadata).
-@usableFromInline enum PromiseState: UInt8 {
-    case pending, fulfilled, rejected
-}
-
 /// A promise in the manner of Google's Promises (`FBLPromise`): a value, or an error, that becomes available later.
 ///
-/// Create a pending promise with ``pending()`` and resolve it with ``fulfill(_:)`` or ``reject(_:)``; create one
-/// already resolved with `Promise(42)` or `Promise<Int>(error)`; or let a block resolve it with
-/// `Promise(on: queue) { fulfill, reject in ... }`. Chain blocks with `then`, `catch`, `always`, `recover` and the
-/// other operators; each block runs asynchronously on the queue you pass (``Dispatch/DispatchQueue/promises`` by
-/// default, the main queue unless you change it).
-///
-/// Every pending promise belongs to the global ``Dispatch/DispatchGroup/promises`` group until it is resolved, and
-/// every chained block belongs to it while it is queued or running; ``waitForPromises(timeout:)`` waits on that group.
-///
-/// As in the original, fulfilling a promise with a value that is an `Error` rejects it with that error, and
-/// ``value`` reads a `nil` fulfilment of an optional as `nil`, while blocks receive it as `NSNull()` where `Value` can
-/// hold one (`BridgedNil.swift`). The difference from the original: there is no Objective-C bridge (`asObjCPromise`,
-/// `ObjCPromise`, `asMaybe`); the module overview lists every difference.
+/// Create one pending with ``pending()`` and resolve it with ``fulfill(_:)`` or ``reject(_:)``; create one resolved
+/// with `Promise(42)` or `Promise<Int>(error)`; or let a block resolve it: `Promise(on: queue) { fulfill, reject in }`.
+/// Blocks chained with `then`, `catch`, `recover` and the other operators run asynchronously on the queue you pass
+/// (``Dispatch/DispatchQueue/promises`` by default). Pending promises and chained blocks belong to the global group
+/// ``Dispatch/DispatchGroup/promises`` until resolved or returned; ``waitForPromises(timeout:)`` waits on it. As in
+/// the original, fulfilling with an `Error` rejects; the module overview lists what differs from the original.
 public final class Promise<Value>: @unchecked Sendable {
     /// The outcome of a resolved promise.
     @usableFromInline typealias Resolution = Result<Value, any Error>
 
     /// Guards every field below but `handedOff` (PromiseLock.swift).
     @usableFromInline let lock = PromiseLock()
-    /// Pending, fulfilled or rejected; set once. Stored apart from the value and error (rather than as one
-    /// `Result?`) so that `deinit`, which runs unspecialized, can test it without looking up generic metadata.
-    @usableFromInline @exclusivity(unchecked) var state = PromiseState.pending
-    /// The value, once fulfilled.
+    /// The phase (pending, draining or resolved) and the observers waiting (PromiseStateMachine.swift).
+    @usableFromInline @exclusivity(unchecked) var machine: PromiseStateMachine<Value>
+    /// The value, once fulfilled. Beside the machine, not in it: a `Value?` there costs `deinit` a metadata lookup.
     @usableFromInline @exclusivity(unchecked) var fulfilledValue: Value?
     /// The error, once rejected.
     @usableFromInline @exclusivity(unchecked) var rejectionError: (any Error)?
-    /// The observers waiting for the resolution, in registration order.
-    @usableFromInline @exclusivity(unchecked) var observers = ObserverList()
-    /// Whether the resolving thread is still handing out the resolution; observers registered meanwhile join
-    /// `observers` and are handed theirs next, so that none overtakes an earlier one (Promises/A+ 2.2.6).
-    @usableFromInline @exclusivity(unchecked) var draining = false
-    /// The body of the first queued observer, from the resolution until its block runs (ObserverList.swift).
+    /// The body of the first queued observer, from the resolution until its block runs (ObserverList.swift). Neither in
+    /// the machine nor under the lock: only the resolving thread writes it, then dispatches the one block reading it.
     @usableFromInline @exclusivity(unchecked) var handedOff: ((Resolution) -> Void)?
     /// The task settling a promise made by `init(priority:operation:)`, so that `async()` can forward cancellation.
+    /// Not in the machine: no transition depends on it; resolving only lets go of it.
     @usableFromInline @exclusivity(unchecked) var operationTask: Task<Void, Never>?
+
+    // MARK: The mechanism: lock, call one transition of the machine, unlock, perform the action it returned
+
+    /// Registers `body` to receive the resolution: on `queue` via `async(group:)`, or inline when `queue` is nil. It
+    /// waits while the promise is pending or draining, and runs at once when it is resolved and done draining.
+    @inlinable func observe(on queue: DispatchQueue?, _ body: @escaping (Resolution) -> Void) {
+        lock.lock()
+        switch machine.register(Observer(queue: queue, body: body)) {
+        case .wait:
+            lock.unlock()
+        case .runNow:
+            let resolution = storedResolution
+            lock.unlock()
+            Self.notify(Observer(queue: queue, body: body), of: resolution)
+        }
+    }
+
+    /// Settles `self` once: lock, settle the machine and store the resolution, unlock, run the observers taken out.
+    @inlinable func resolve(_ resolution: Resolution) {
+        lock.lock()
+        switch machine.settle() {
+        case .alreadySettled:
+            lock.unlock()
+            return
+        case .settledWithoutWaiters:
+            storeAndUnlock(resolution)
+        case .drain(let batch):
+            storeAndUnlock(resolution)
+            drain(batch, with: resolution)
+        }
+        // Leave only after the observers' blocks have entered the group, so that the group never looks idle early.
+        promisesGroup.leave()
+    }
+
+    /// Runs `batch` (its first observer through the hand-off), then each batch registered meanwhile, until the
+    /// machine stops draining.
+    @inlinable func drain(_ batch: consuming ObserverList, with resolution: Resolution) {
+        var batch = batch
+        notifyFirst(batch.removeFirst()!, of: resolution)
+        while true {
+            batch.notifyEach(of: resolution)
+            lock.lock()
+            let next = machine.batchRan()
+            lock.unlock()
+            switch consume next {
+            case .drainNext(let registered): batch = registered
+            case .stopDraining: return
+            }
+        }
+    }
+
+    // MARK: Entering and leaving the group
 
     /// Creates a pending promise: it enters the global group until it is resolved or deallocated.
     @inlinable init(pending: Void) {
+        machine = PromiseStateMachine(phase: .pending(ObserverList()))
         promisesGroup.enter()
     }
 
     /// Creates a promise that is resolved from the start; it never enters the global group.
     @inlinable init(resolved resolution: Resolution) {
+        machine = PromiseStateMachine(phase: .resolved)
         store(resolution)
     }
 
     deinit {
         // `deinit` has exclusive access, no lock needed.
-        guard state == .pending else { return }
+        guard machine.isPending else { return }
         // A pending promise nobody can resolve any more: leave the group so that it does not block later waits.
         promisesGroup.leave()
-        // Its observers hold the promises chained on it; let go of them without recursing through the whole chain.
-        // (`take()` moves them out, so that the trampoline holds their last reference.)
-        if !observers.isEmpty {
-            ObserverTrampoline.current.release(observers.take())
+        // Its observers hold the promises chained on it; let go of them without recursing through the whole chain
+        // (`consume`: the trampoline must hold their last reference).
+        if let observers = machine.takeForRelease() {
+            ObserverTrampoline.current.release(consume observers)
         }
+    }
+
+    /// Runs one observer: dispatches it to its queue inside the global group, or runs it inline on the trampoline.
+    @inlinable static func notify(_ observer: Observer, of resolution: Resolution) {
+        nonisolated(unsafe) let body = observer.body
+        nonisolated(unsafe) let resolution = resolution
+        if let queue = observer.queue {
+            queue.async(group: promisesGroup) { body(resolution) }
+        } else {
+            ObserverTrampoline.current.run { body(resolution) }
+        }
+    }
+
+    /// Records `resolution` in `fulfilledValue` or `rejectionError`, lets go of `operationTask`, and unlocks.
+    @inlinable func storeAndUnlock(_ resolution: Resolution) {
+        store(resolution)
+        operationTask = nil
+        lock.unlock()
+    }
+
+    /// Records `resolution` in `fulfilledValue` or `rejectionError` (under the lock, or in an initializer).
+    @inlinable func store(_ resolution: Resolution) {
+        switch resolution {
+        case .success(let value): fulfilledValue = value
+        case .failure(let error): rejectionError = error
+        }
+    }
+
+    /// The resolution `store(_:)` recorded (read under the lock once the machine is not pending, or once resolved).
+    @inlinable var storedResolution: Resolution {
+        if let rejectionError { return .failure(rejectionError) }
+        return .success(fulfilledValue!)
+    }
+
+    /// The resolution, or `nil` while pending.
+    @inlinable var currentResolution: Resolution? {
+        lock.withLock { machine.isPending ? nil : storedResolution }
+    }
+
+    /// The resolution, or `nil` while pending or while the resolving thread is still handing observers theirs
+    /// (draining): a block dispatched straight to its queue must not overtake blocks registered before it.
+    @inlinable var readyResolution: Resolution? {
+        lock.withLock { machine.isResolved ? storedResolution : nil }
     }
 
     // MARK: Creating
@@ -151,53 +218,6 @@ public final class Promise<Value>: @unchecked Sendable {
         resolve(.failure(error))
     }
 
-    /// Sets the resolution once: lock, store it and swap the observers out, unlock, run each; then run those
-    /// registered meanwhile, until none is left.
-    @inlinable func resolve(_ resolution: Resolution) {
-        lock.lock()
-        guard state == .pending else { return lock.unlock() }
-        store(resolution)
-        operationTask = nil
-        var batch = observers.take()
-        draining = !batch.isEmpty
-        lock.unlock()
-        // Run each (the first through the hand-off), then those registered meanwhile, until none is left.
-        if let first = batch.removeFirst() {
-            notifyFirst(first, of: resolution)
-            repeat {
-                batch.notifyEach(of: resolution)
-                batch = lock.withLock {
-                    let registered = observers.take()
-                    draining = !registered.isEmpty
-                    return registered
-                }
-            } while !batch.isEmpty
-        }
-        // Leave only after the observers' blocks have entered the group, so that the group never looks idle early.
-        promisesGroup.leave()
-    }
-
-    /// Records `resolution` in the stored properties (under the lock, or in an initializer).
-    @inlinable func store(_ resolution: Resolution) {
-        switch resolution {
-        case .success(let value):
-            fulfilledValue = value
-            state = .fulfilled
-        case .failure(let error):
-            rejectionError = error
-            state = .rejected
-        }
-    }
-
-    /// The resolution recorded in the stored properties, or `nil` while pending (under the lock, or once resolved).
-    @inlinable var storedResolution: Resolution? {
-        switch state {
-        case .pending: return nil
-        case .fulfilled: return .success(fulfilledValue!)
-        case .rejected: return .failure(rejectionError!)
-        }
-    }
-
     /// Adopts the eventual resolution of `other` (used when a block returns a promise) through `queue`, the block's
     /// queue, as Google's core does: an observer of `other` resolves `self` there, even if `other` is settled. A
     /// promise told to adopt itself is rejected with ``PromiseCycleError`` instead of waiting for itself forever.
@@ -209,44 +229,5 @@ public final class Promise<Value>: @unchecked Sendable {
         other.observe(on: queue) { resolution in
             self.resolve(resolution)
         }
-    }
-
-    // MARK: Observing
-
-    /// Registers `body` to receive the resolution: on `queue` via `async(group:)`, or inline when `queue` is nil. On a
-    /// resolved promise it runs at once, unless the resolving thread is still draining (then it joins the list).
-    @inlinable func observe(on queue: DispatchQueue?, _ body: @escaping (Resolution) -> Void) {
-        let resolved: Resolution? = lock.withLock {
-            guard state != .pending, !draining else {
-                observers.append(Observer(queue: queue, body: body))
-                return nil
-            }
-            return storedResolution
-        }
-        if let resolved {
-            Self.notify(Observer(queue: queue, body: body), of: resolved)
-        }
-    }
-
-    /// Runs one observer: dispatches it to its queue inside the global group, or runs it inline on the trampoline.
-    @inlinable static func notify(_ observer: Observer, of resolution: Resolution) {
-        nonisolated(unsafe) let body = observer.body
-        nonisolated(unsafe) let resolution = resolution
-        if let queue = observer.queue {
-            queue.async(group: promisesGroup) { body(resolution) }
-        } else {
-            ObserverTrampoline.current.run { body(resolution) }
-        }
-    }
-
-    /// The resolution, or `nil` while pending.
-    @inlinable var currentResolution: Resolution? {
-        lock.withLock { storedResolution }
-    }
-
-    /// The resolution, or `nil` while pending or while the resolving thread is still handing observers theirs: a
-    /// block dispatched straight to its queue must not overtake blocks registered before it.
-    @inlinable var readyResolution: Resolution? {
-        lock.withLock { draining ? nil : storedResolution }
     }
 }

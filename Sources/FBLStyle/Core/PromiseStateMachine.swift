@@ -1,0 +1,161 @@
+// PromiseStateMachine.swift: the state of one promise as one value, its phase, and the transitions between phases.
+// Promise.swift takes the lock, calls one transition, unlocks and then performs the action the transition returned.
+// Words: settle = Google's "resolve" (`fulfill` or `reject`); the list = `ObserverList`; the lock = `PromiseLock`
+// (FBLPromise's `@synchronized`); the trampoline = `ObserverTrampoline` (inline observers only).
+//
+// PHASES
+//   pending(observers)   not resolved; `observers` wait for the resolution, in registration order.
+//   draining(observers)  resolved; the resolving thread still runs the batch of observers it took out, and
+//                        `observers` collects those registered meanwhile, to run next, so that none overtakes an
+//                        earlier one (Promises/A+ 2.2.6).
+//   resolved             resolved, and every observer has been handed the resolution: nothing waits any more.
+//
+// TRANSITIONS (under the promise's lock; none runs user code; each returns what the promise does after unlocking)
+//   register        pending, draining -> same phase, the observer appended: `.wait`.  resolved -> `.runNow`.
+//   settle          pending, no observer -> resolved: `.settledWithoutWaiters`.
+//                   pending(observers) -> draining(none yet): `.drain(observers)`.
+//                   draining, resolved -> unchanged: `.alreadySettled` (a second fulfill or reject changes nothing).
+//   batchRan        draining(none) -> resolved: `.stopDraining`; draining(registered) -> draining(none):
+//                   `.drainNext(registered)`. FBL stops draining AFTER a batch, once a batch left nobody behind.
+//   takeForRelease  pending(observers) -> resolved, for `deinit`: the observers, for the trampoline to let go of.
+//
+// THE RULE "NONE NESTED" (FBL's, unlike Bolts and PromiseKit): while the resolving thread drains, every registration
+// waits, even one that thread makes itself from inside an observer it runs. It runs after the batch, in its turn, never
+// nested inside the observer that registered it. Bolts and PromiseKit run such a callback at once, nested
+// (`.runNowOnDrainer`); FBL has no such case, so its machine needs no token of the draining thread.
+//
+// The resolution itself (value or error) stays in two fields of the promise, not here: a generic struct holding a
+// `Value?` costs the unspecialized `deinit` a lookup of its metadata; the phase's payloads are closures and an array,
+// whose layout does not depend on `Value`, so the machine costs `deinit` nothing.
+
+/// The phase of one promise and its transitions, which `Promise` calls under its lock (see the header).
+@usableFromInline struct PromiseStateMachine<Value> {
+    /// The observers of a promise of `Value`, in registration order.
+    @usableFromInline typealias Observers = Promise<Value>.ObserverList
+
+    /// Where a promise is in its life; each phase carries what it needs.
+    @usableFromInline enum Phase {
+        /// Not resolved: the observers waiting for the resolution.
+        case pending(Observers)
+        /// Resolved, while the resolving thread runs the batch it took out: the observers registered meanwhile.
+        case draining(Observers)
+        /// Resolved, and every observer has been handed the resolution.
+        case resolved
+    }
+
+    /// What the promise does with an observer it registered.
+    @usableFromInline enum RegisterAction: Equatable {
+        /// Nothing: the observer joined the list, and the resolving thread will run it.
+        case wait
+        /// Run it now with the stored resolution: the promise is resolved and no observer waits.
+        case runNow
+    }
+
+    /// What the promise does after it tried to settle.
+    @usableFromInline enum SettleAction {
+        /// Nothing: it was settled before (store nothing).
+        case alreadySettled
+        /// Store the resolution; no observer waits for it.
+        case settledWithoutWaiters
+        /// Store the resolution, then run these observers, then call `batchRan()`.
+        case drain(Observers)
+    }
+
+    /// What the resolving thread does after it ran a batch.
+    @usableFromInline enum DrainAction {
+        /// Run the observers registered while the batch ran, then call `batchRan()` again.
+        case drainNext(Observers)
+        /// Nothing: the promise is now `resolved`.
+        case stopDraining
+    }
+
+    /// The whole mutable state of the promise but its resolution (see the header).
+    @usableFromInline var phase: Phase
+
+    /// A machine in `phase`: `.pending(Observers())` for a pending promise, `.resolved` for one created resolved.
+    @inlinable init(phase: Phase) {
+        self.phase = phase
+    }
+
+    /// Whether the promise is not resolved yet.
+    @inlinable @inline(__always) var isPending: Bool {
+        if case .pending = phase { true } else { false }
+    }
+
+    /// Whether the promise is resolved and done draining: its resolution may be handed out directly.
+    @inlinable var isResolved: Bool {
+        if case .resolved = phase { true } else { false }
+    }
+
+    /// Takes the phase out and leaves `.resolved` in its place, so that a list taken out of it is the only copy:
+    /// appending to it then does not copy its array. Each transition switches over what this returns and stores the
+    /// next phase.
+    @inlinable @inline(__always) mutating func takePhase() -> Phase {
+        var taken = Phase.resolved
+        swap(&taken, &phase)
+        return taken
+    }
+
+    /// Registers `observer`: it waits while the promise is pending or draining, and runs now once it is resolved.
+    @inlinable mutating func register(_ observer: Promise<Value>.Observer) -> RegisterAction {
+        switch takePhase() {
+        case .pending(var observers):
+            observers.append(observer)
+            phase = .pending(observers)
+            return .wait
+        case .draining(var observers):
+            // The rule "none nested" (see the header): it waits for its turn, even when the draining thread itself
+            // registers it from inside an observer it runs.
+            observers.append(observer)
+            phase = .draining(observers)
+            return .wait
+        case .resolved:
+            phase = .resolved
+            return .runNow
+        }
+    }
+
+    /// Settles the promise (Google's "resolve"): the first call takes the observers out; any later one changes nothing.
+    @inlinable mutating func settle() -> SettleAction {
+        switch takePhase() {
+        case .pending(let observers):
+            if observers.isEmpty {
+                phase = .resolved
+                return .settledWithoutWaiters
+            }
+            phase = .draining(Observers())
+            return .drain(observers)
+        case .draining(let registered):
+            phase = .draining(registered)
+            return .alreadySettled
+        case .resolved:
+            phase = .resolved
+            return .alreadySettled
+        }
+    }
+
+    /// Called by the resolving thread after it ran a batch: stops draining after the batch if nobody registered
+    /// meanwhile, and otherwise hands it those who did.
+    @inlinable mutating func batchRan() -> DrainAction {
+        switch takePhase() {
+        case .draining(let registered):
+            if registered.isEmpty {
+                phase = .resolved
+                return .stopDraining
+            }
+            phase = .draining(Observers())
+            return .drainNext(registered)
+        case .pending, .resolved:
+            preconditionFailure("FBLStyle: batchRan() called on a promise that is not draining")
+        }
+    }
+
+    /// For the `deinit` of a pending promise: takes its observers out (the machine is then `resolved`), so that the
+    /// caller holds their last reference; `nil` if none waits or the promise is not pending. (Not through
+    /// `takePhase()`: `deinit` runs unspecialized, where `swap` would look up the metadata of `Phase`.)
+    @inlinable @inline(__always) mutating func takeForRelease() -> Observers? {
+        guard case .pending(let observers) = phase, !observers.isEmpty else { return nil }
+        phase = .resolved
+        return observers
+    }
+}
