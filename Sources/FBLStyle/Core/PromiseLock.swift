@@ -10,12 +10,10 @@
 //
 // Linux (glibc or musl): one atomic word stored inline, taken with a compare-and-swap and released with a store.
 // Critical sections are a few loads and stores, so a waiter spins `spinLimit` times and then yields the processor on
-// every further try. Why not `Synchronization.Mutex`? On Linux its lock word is changed inside the Synchronization
-// library, which is not built with the thread sanitizer's instrumentation, and a contended unlock hands the lock over
-// inside the kernel (a priority-inheritance futex). The sanitizer sees neither, so it would report every access the
-// lock guards as a race. A lock made of atomic operations compiled into this module acquires on lock and releases on
-// unlock, which the sanitizer understands. It donates no priority; Linux's default scheduler shares the processor by
-// weight rather than strictly by priority, so a spinning waiter that yields cannot keep the owner from running.
+// every further try. It donates no priority; Linux's default scheduler shares the processor by weight rather than
+// strictly by priority, so a spinning waiter that yields cannot keep the owner from running.
+//
+// Why not Synchronization.Mutex: docs/guide.md, "Why the locks are not Mutex".
 
 #if canImport(Darwin)
     import Darwin
