@@ -63,4 +63,20 @@ struct OrderingTests {
         #expect(ranOnAdder)
         #expect(log.events == ["first", "last", "added"])
     }
+
+    /// A continuation the completing thread adds itself while it drains (from inside an earlier continuation) runs at
+    /// once, nested inside the one that added it, before the continuations still waiting: A, C, B, as in Bolts-Swift,
+    /// where adding to a completed task runs the continuation at once. (The toy `ToyTask` appends it: A, B, C.)
+    @Test func continuationTheCompletingThreadAddsWhileDrainingRunsAtOnce() {
+        let source = BFTaskCompletionSource<Int>()
+        var order: [String] = []
+        source.task.continueWith(.immediate) { task in
+            order.append("A")
+            task.continueWith(.immediate) { _ in order.append("C") }
+            order.append("A returns")
+        }
+        source.task.continueWith(.immediate) { _ in order.append("B") }
+        source.set(result: 1)
+        #expect(order == ["A", "C", "A returns", "B"])
+    }
 }

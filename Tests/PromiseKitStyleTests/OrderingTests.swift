@@ -31,4 +31,20 @@ struct OrderingTests {
         queue.sync {}
         #expect(log.all == ["1", "2", "3"])
     }
+
+    /// A handler the sealing thread pipes itself while it drains (from inside an earlier handler) runs at once, nested
+    /// inside the one that piped it, before the handlers still waiting: A, C, B, as in PromiseKit, where piping to a
+    /// sealed box runs the handler at once. (The toy `QueueBox` appends it: A, B, C.)
+    @Test func handlerTheSealingThreadPipesWhileDrainingRunsAtOnce() {
+        let (promise, resolver) = Promise<Int>.pending()
+        var order: [String] = []
+        promise.done(on: nil) { _ in
+            order.append("A")
+            promise.done(on: nil) { _ in order.append("C") }.cauterize()
+            order.append("A returns")
+        }.cauterize()
+        promise.done(on: nil) { _ in order.append("B") }.cauterize()
+        resolver.fulfill(1)
+        #expect(order == ["A", "C", "A returns", "B"])
+    }
 }

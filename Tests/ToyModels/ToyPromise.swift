@@ -1,5 +1,5 @@
 // FBLStyle's mechanism as a toy: observers under a lock, each block handed to its queue, and one process-wide dispatch
-// group entered by every pending promise and every block in flight. The real core is Sources/FBLStyle/Promise.swift.
+// group entered by every pending promise and every block in flight. The real core is Sources/FBLStyle/Core/Promise.swift.
 // What the toy leaves out (the inline hand-overs and their drain loop, the iterative release of a dropped chain, the
 // cycle check Google's original lacks too, the error-valued fulfilment rule, the combinators) is what the
 // conformance matrix in docs/guide.md shows it missing. The region between the guide markers is shown verbatim in the
