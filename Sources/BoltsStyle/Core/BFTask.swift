@@ -1,39 +1,20 @@
-// BFTask.swift: the core of the Bolts style, a state and an array of callbacks under one lock.
+// BFTask.swift: the Bolts style's task: one lock, and a state machine (BFTaskStateMachine.swift) it guards.
 //
-// Adding a continuation appends one callback. Completing takes the lock, stores the state, swaps the array out and
-// unlocks, then runs each callback; a continuation's callback runs the user's closure on that continuation's executor
-// (inline, or handed to the executor). Everything else (continuations, whenAll, delays, async) is built by adding one
-// callback to a task.
+// Each method below takes the lock, calls one transition of `machine`, and performs the action the transition returns
+// after unlocking: callbacks never run under the lock, so one may add continuations or complete other tasks. All else
+// (continuations, whenAll, delays, async) adds a callback to a task (`addCallback`) or settles one (`trySetState`).
 //
-// Invariants:
-// 1. The state changes once: `trySetState` stores a completed state only while the task is pending, under the lock,
-//    and nothing writes the state after that. Of racing completions exactly one returns `true`.
-// 2. Every callback runs exactly once. Under the lock it either joins the array, from which exactly one drain swaps
-//    it out (the swap leaves the array empty), or, once the task has completed and the array has been drained, is
-//    run at once by the thread that added it. It receives the final state as an argument.
-// 3. Callbacks run in the order they were added. Until the completing thread starts the last callback of the array
-//    (having found no other added since), the task is `draining`, and a callback another thread adds meanwhile joins
-//    a fresh array that the completing thread swaps out and runs next, instead of overtaking the callbacks before it
-//    (Promises/A+ 2.2.6). One the completing thread adds itself while it drains (a continuation that returns this
-//    task, say) runs at once, nested, as in Bolts-Swift, which reads the completed state; no other thread could run
-//    it sooner.
-// 4. Each continuation's closure runs on its executor, or not at all when its token was cancelled first or the
-//    outcome is one it does not handle (that outcome passes straight to the derived task).
-// 5. `state`, `callbacks`, `hasCallbacks`, `draining` and `asyncOperation` are read and written only under the lock,
-//    except in the initializers, before the task is shared, and in `deinit`, when nothing else refers to it. No
-//    callback runs under the lock, so a callback may add continuations or complete other tasks.
-//
-// Where the measured optimisations live, each behind its name: `BFLock` (one atomic word inline in the task on Linux,
-// so a task is one allocation), `BFStateStorage` (the state as a tag, an error and raw words, so that the
-// unspecialized `deinit` needs no generic metadata), `BFCallbacks` (no array before the second callback) and
-// `BFTrampoline` (a task completed past `.immediate`'s depth limit enqueues the running of its callbacks there, and a
-// dropped pending chain is released one task at a time). The hot paths are `@inlinable`, so that clients get them
-// specialized for their `TResult`, and the fields guarded by the lock are `@exclusivity(unchecked)`: the lock already
-// guarantees the exclusive access that the dynamic check would verify again.
+// The measured optimisations, each behind its name: `BFLock` (one atomic word inline in the task on Linux, so a task
+// is one allocation), `BFStateStorage` (the outcome as a tag, an error and raw words, so the unspecialized `deinit`
+// needs no generic metadata), `BFCallbacks` (no array before the second callback) and `BFTrampoline` (a task settled
+// past `.immediate`'s depth limit enqueues its drain there; a dropped pending chain is released one task at a time).
+// The hot paths are `@inlinable`, so clients get them specialized for their `TResult`; the fields the lock guards are
+// `@exclusivity(unchecked)`, the lock already guaranteeing the exclusive access the dynamic check would verify.
 //
 // Concurrency: as in Bolts, user closures are plain `@escaping` closures (not `@Sendable`) and results are
-// unconstrained, so code written for Bolts need not be `Sendable` in Swift 6 mode. `BFTask` is `@unchecked Sendable`
-// by invariant 5: closures and results cross threads only through the lock.
+// unconstrained, so code written for Bolts need not be `Sendable` in Swift 6 mode. `BFTask` is `@unchecked Sendable`:
+// `machine` and `asyncOperation` are touched only under the lock, except before the task is shared (initializers) and
+// when nothing refers to it any more (`deinit`), so closures and results cross threads only through the lock.
 
 /// A task: the consumer side of an asynchronous operation that completes exactly once with a
 /// result, an error or cancellation.
@@ -48,120 +29,84 @@ public final class BFTask<TResult>: @unchecked Sendable {
     public typealias Continuation = () -> Void
 
     @usableFromInline let lock = BFLock()
-    /// Pending, or the outcome.
-    @exclusivity(unchecked) @usableFromInline var state = BFStateStorage()
-    /// The callbacks waiting for the outcome, in the order they were added.
-    @exclusivity(unchecked) @usableFromInline var callbacks = BFCallbacks<TResult>.none
-    /// Whether `callbacks` holds any; lets the unspecialized `deinit` skip generic work.
-    @exclusivity(unchecked) @usableFromInline var hasCallbacks = false
-    /// Whether the completing thread is still running callbacks; new ones then join `callbacks` (invariant 3).
-    @exclusivity(unchecked) @usableFromInline var draining = false
-    /// The trampoline of the thread running the callbacks while draining; nil while that run is enqueued.
-    @exclusivity(unchecked) @usableFromInline var drainer: UnsafeMutableRawPointer?
-    /// The Swift `Task` settling this task when it was created from an `async` closure.
+    /// The phase (pending, draining, completed) with the waiting callbacks, and the outcome.
+    @exclusivity(unchecked) @usableFromInline var machine: BFTaskStateMachine<TResult>
+    /// The Swift `Task` settling this task when it was created from an `async` closure, for `async()` to cancel. Not
+    /// part of the machine: it takes no part in settling or draining.
     @usableFromInline var asyncOperation: Task<Void, Never>?
 
     // MARK: The mechanism
 
-    /// Completes the task with `newState` unless it already completed. Returns whether this call won.
+    /// Settles the task with `newState` unless it already settled. Returns whether this call won.
     ///
-    /// The winner swaps the callbacks out under the lock and runs them outside it (`runCallbacks`). On a thread
-    /// already running `.immediate`'s limit of nested continuations, it enqueues that run on the trampoline instead
-    /// (a closure capturing only the task: nothing else is allocated), which runs it once the outermost continuation
-    /// returns.
-    @inlinable
+    /// Specialized for clients but kept out of line: inlined, it grew its callers past what the optimizer inlines in
+    /// turn (Benchmarks/NOTES.md, "BoltsStyle's state machine").
+    @inlinable @inline(never)
     @discardableResult
     func trySetState(_ newState: BFTaskState<TResult>) -> Bool {
         let trampoline = BFTrampoline.current
         let deep = trampoline.depth >= BFTrampoline.immediateDepthLimit
-        var toRun = BFCallbacks<TResult>.none
-        var enqueue = false
-        let won = lock.withLock { () -> Bool in
-            guard state.isPending else { return false }
-            state.store(newState)
-            guard hasCallbacks else { return true }
-            draining = true
-            drainer = deep ? nil : UnsafeMutableRawPointer(trampoline.state)
-            if deep { enqueue = true } else { toRun = takeCallbacks() }
+        switch lock.withLock({ machine.settle(newState, on: trampoline.token, deep: deep) }) {
+        case .alreadySettled:
+            return false
+        case .settledWithoutWaiters:
             return true
-        }
-        guard won else { return false }
-        if enqueue {
-            trampoline.enqueue { self.runEnqueuedCallbacks() }
-        } else {
-            runCallbacks(toRun, newState)
+        case .drain(let batch):
+            drain(batch, newState)
+        case .enqueueDrain:
+            trampoline.enqueue { self.resumeDrain() }  // captures only the task: allocates nothing more
         }
         return true
     }
 
-    /// Runs `first` with the final state, then the callbacks added meanwhile, until none is left (invariant 3).
-    ///
-    /// Before the last callback of each batch it looks for callbacks added meanwhile: with none, the task stops
-    /// draining there, so a callback added from then on runs at once on the thread that adds it, as in Bolts-Swift
-    /// (none is left for it to overtake: the last one has started).
-    @inlinable
-    func runCallbacks(_ first: consuming BFCallbacks<TResult>, _ finalState: BFTaskState<TResult>) {
-        var toRun = first
-        while let last = toRun.runAllButLast(self, finalState) {
-            toRun = lock.withLock { () -> BFCallbacks<TResult> in
-                guard hasCallbacks else {
-                    draining = false
-                    return .none
-                }
-                return takeCallbacks()
-            }
-            last(self, finalState)
-        }
-    }
-
-    /// Runs the callbacks of a task that `trySetState` completed too deep, from the trampoline.
-    @usableFromInline
-    func runEnqueuedCallbacks() {
-        var toRun = BFCallbacks<TResult>.none
-        let drainer = UnsafeMutableRawPointer(BFTrampoline.current.state)
-        let finalState = lock.withLock { () -> BFTaskState<TResult> in
-            self.drainer = drainer
-            toRun = takeCallbacks()
-            return state.read(as: TResult.self)
-        }
-        runCallbacks(toRun, finalState)
-    }
-
-    /// Adds `callback`, or runs it right away on this thread if the task has already completed
-    /// (and the completing thread is done running the callbacks added before, or is this thread).
+    /// Adds `callback`: it waits for the outcome, or runs at once on this thread (see `RegisterAction`).
     @inlinable
     func addCallback(_ callback: @escaping BFCallback<TResult>) {
-        var completedState: BFTaskState<TResult> = .pending
-        lock.withLock {
-            guard state.isPending || (draining && drainer != UnsafeMutableRawPointer(BFTrampoline.current.state))
-            else {
-                completedState = state.read(as: TResult.self)
-                return
-            }
-            callbacks.append(callback)
-            hasCallbacks = true
+        switch lock.withLock({ machine.register(callback, on: BFTrampoline.current.token) }) {
+        case .wait:
+            return
+        case .runNow(let state), .runNowOnDrainer(let state):
+            callback(self, state)
         }
-        if case .pending = completedState { return }
-        callback(self, completedState)
     }
 
-    /// Swaps the callbacks out, leaving none behind. Call it under the lock.
+    /// Runs `batch` with the final `state`, then each batch registered meanwhile; stops by Bolts' rule
+    /// (`beforeLastCallback`).
     @inlinable
-    func takeCallbacks() -> BFCallbacks<TResult> {
-        hasCallbacks = false
-        return callbacks.take()
+    func drain(_ batch: consuming BFCallbacks<TResult>, _ state: BFTaskState<TResult>) {
+        var toRun = batch
+        while let last = toRun.runAllButLast(self, state) {
+            switch lock.withLock({ machine.beforeLastCallback() }) {
+            case .drainNext(let next):
+                toRun = next
+                last(self, state)
+            case .stopDraining:
+                last(self, state)
+                return
+            }
+        }
+    }
+
+    /// Runs the drain that `trySetState` enqueued on the trampoline, settled too deep.
+    @usableFromInline
+    func resumeDrain() {
+        let token = BFTrampoline.current.token
+        let (batch, state) = lock.withLock { machine.resumeDrain(on: token) }
+        drain(batch, state)
     }
 
     // MARK: Creating and freeing
 
     /// Creates a pending task (completed later through ``trySetState(_:)``).
     @inlinable
-    init() {}
+    init() {
+        machine = BFTaskStateMachine()
+    }
 
-    /// Creates a task that is already in `state`.
+    /// Creates a task that has already completed with `state`.
     @inlinable
     init(state: BFTaskState<TResult>) {
-        self.state.store(state)
+        machine = BFTaskStateMachine(completedWith: state)
     }
 
     /// Creates a task that has already succeeded with `result`.
@@ -170,13 +115,13 @@ public final class BFTask<TResult>: @unchecked Sendable {
     /// and `BFTask { try await load() }` means ``init(priority:operation:)``.
     @inlinable @_disfavoredOverload
     public init(_ result: TResult) {
-        state.store(.success(result))
+        machine = BFTaskStateMachine(completedWith: .success(result))
     }
 
     /// Creates a task that has already faulted with `error`.
     @inlinable
     public init(error: any Error) {
-        state.store(BFTaskState<TResult>.error(error))
+        machine = BFTaskStateMachine(completedWith: .error(error))
     }
 
     /// Returns a task that is already cancelled.
@@ -188,11 +133,11 @@ public final class BFTask<TResult>: @unchecked Sendable {
     deinit {
         // Only `TResult`'s own value witness is needed here (read from this class's metadata), never the metadata
         // of a generic enum wrapping it: see `BFStateStorage`.
-        state.destroyResult(as: TResult.self)
+        machine.outcome.destroyResult(as: TResult.self)
         // A pending task dropped with callbacks would release a whole chain recursively; the trampoline releases
-        // them one task at a time.
-        guard hasCallbacks else { return }
-        BFTrampoline.current.release(callbacks.take())
+        // them one task at a time (`consume`: no other reference may outlive that release).
+        guard let callbacks = machine.takeForRelease() else { return }
+        BFTrampoline.current.release(consume callbacks)
     }
 
     // MARK: State
@@ -200,7 +145,7 @@ public final class BFTask<TResult>: @unchecked Sendable {
     /// A snapshot of the current state.
     @inlinable
     var currentState: BFTaskState<TResult> {
-        lock.withLock { state.read(as: TResult.self) }
+        lock.withLock { machine.currentState() }
     }
 
     /// Whether the task has completed: succeeded, faulted or cancelled.
