@@ -18,7 +18,7 @@ extension BFTask {
         cancellationToken: BFCancellationToken? = nil,
         continuation: @escaping (any Error) throws -> TResult
     ) -> BFTask<TResult> {
-        enqueueContinuation(executor, cancellationToken, .error(continuation, passThrough: { $0 }))
+        enqueueContinuation(executor, cancellationToken, .error(.anyError(continuation), BFSameType()))
     }
 
     /// Adds a continuation that runs only if this task faults with an error of type `E`.
@@ -39,11 +39,11 @@ extension BFTask {
         cancellationToken: BFCancellationToken? = nil,
         continuation: @escaping (E) throws -> TResult
     ) -> BFTask<TResult> {
-        let typed: (any Error) throws -> TResult = { error in
-            guard let matching = error as? E else { throw BFPassThroughError(error: error) }
-            return try continuation(matching)
+        let typed: (any Error) -> BFTaskState<TResult> = { error in
+            guard let matching = error as? E else { return .error(error) }  // another type: passed on unchanged
+            return bfOutcome { try continuation(matching) }
         }
-        return enqueueContinuation(executor, cancellationToken, .error(typed, passThrough: { $0 }))
+        return enqueueContinuation(executor, cancellationToken, .error(.typed(typed), BFSameType()))
     }
 
     /// Adds a continuation that runs only if this task faults and returns a task to follow.
@@ -62,7 +62,7 @@ extension BFTask {
         cancellationToken: BFCancellationToken? = nil,
         continuation: @escaping (any Error) throws -> BFTask<TResult>
     ) -> BFTask<TResult> {
-        enqueueContinuation(executor, cancellationToken, .errorTask(continuation, passThrough: { $0 }))
+        enqueueContinuation(executor, cancellationToken, .errorTask(.anyError(continuation), BFSameType()))
     }
 
     /// Adds a continuation that runs only if this task faults with an error of type `E` and
@@ -82,10 +82,10 @@ extension BFTask {
         cancellationToken: BFCancellationToken? = nil,
         continuation: @escaping (E) throws -> BFTask<TResult>
     ) -> BFTask<TResult> {
-        let typed: (any Error) throws -> BFTask<TResult> = { error in
-            guard let matching = error as? E else { throw BFPassThroughError(error: error) }
-            return try continuation(matching)
+        let typed: (any Error) -> BFTaskState<BFTask<TResult>> = { error in
+            guard let matching = error as? E else { return .error(error) }  // another type: passed on unchanged
+            return bfOutcome { try continuation(matching) }
         }
-        return enqueueContinuation(executor, cancellationToken, .errorTask(typed, passThrough: { $0 }))
+        return enqueueContinuation(executor, cancellationToken, .errorTask(.typed(typed), BFSameType()))
     }
 }

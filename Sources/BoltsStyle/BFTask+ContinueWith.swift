@@ -6,48 +6,6 @@
 
 import Dispatch
 
-/// The user's continuation closure, stored as given (no wrapper closure is allocated for it).
-@usableFromInline
-enum BFContinuationBody<TResult, S> {
-    /// `continueWith`: runs for every outcome, returns a value.
-    case always((BFTask<TResult>) throws -> S)
-    /// `continueWithTask`: runs for every outcome, returns a task to follow.
-    case alwaysTask((BFTask<TResult>) throws -> BFTask<S>)
-    /// `continueOnSuccessWith`: runs on success, returns a value.
-    case success((TResult) throws -> S)
-    /// `continueOnSuccessWithTask`: runs on success, returns a task to follow.
-    case successTask((TResult) throws -> BFTask<S>)
-    /// `continueOnErrorWith`: runs on error, returns a value; `passThrough` forwards a result (S == TResult).
-    case error((any Error) throws -> S, passThrough: (TResult) -> S)
-    /// `continueOnErrorWithTask`: runs on error, returns a task to follow.
-    case errorTask((any Error) throws -> BFTask<S>, passThrough: (TResult) -> S)
-}
-
-/// Thrown by the typed error continuations to pass on an error of another type unchanged.
-@usableFromInline
-struct BFPassThroughError: Error {
-    @usableFromInline let error: any Error
-
-    @inlinable
-    init(error: any Error) {
-        self.error = error
-    }
-}
-
-/// Maps what a closure returned or threw to a task state. Throwing ``BFCancelledError`` cancels.
-@inlinable
-func bfOutcome<T>(_ body: () throws -> T) -> BFTaskState<T> {
-    do {
-        return .success(try body())
-    } catch is BFCancelledError {
-        return .cancelled
-    } catch let passThrough as BFPassThroughError {
-        return .error(passThrough.error)
-    } catch {
-        return .error(error)
-    }
-}
-
 extension BFTask {
     /// Adds the single callback behind every `continue…` method and returns the derived task.
     @inlinable @inline(__always)
@@ -102,8 +60,8 @@ final class BFContinuation<TResult, S>: @unchecked Sendable {
         switch state {
         case .success(let value):
             switch body {
-            case .error(_, let passThrough), .errorTask(_, let passThrough):
-                derived.trySetState(.success(passThrough(value)))
+            case .error(_, let resultIsS), .errorTask(_, let resultIsS):
+                derived.trySetState(.success(resultIsS(value)))
                 return
             default:
                 break
@@ -166,10 +124,10 @@ final class BFContinuation<TResult, S>: @unchecked Sendable {
             return
         case .error(let continuation, _):
             guard case .error(let error) = state else { preconditionFailure("BoltsStyle: not an error") }
-            produced = bfOutcome { try continuation(error) }
+            produced = continuation.outcome(for: error)
         case .errorTask(let continuation, _):
             guard case .error(let error) = state else { preconditionFailure("BoltsStyle: not an error") }
-            follow(bfOutcome { try continuation(error) })
+            follow(continuation.outcome(for: error))
             return
         }
         if let token, token.isCancellationRequested {

@@ -89,6 +89,22 @@ struct ArticleSampleTests {
         #expect(!printed.withLock { $0 }.contains { $0.hasPrefix("failed: ") })
     }
 
+    // MARK: The order of callbacks
+
+    @Test func theDrainingThreadsOwnCallbackRunsNested() {
+        let source = BFTaskCompletionSource<Int>()
+        var order: [String] = []
+        source.task.continueWith(.immediate) { task in
+            order.append("A")
+            task.continueWith(.immediate) { _ in order.append("C") }
+        }
+        source.task.continueWith(.immediate) { _ in order.append("B") }
+        source.set(result: 1)
+        print("\(order)")  // ["A", "C", "B"]
+        #expect(order == ["A", "C", "B"])
+        #expect(printed.withLock { $0 }.contains(#"["A", "C", "B"]"#))
+    }
+
     // MARK: Fetch, then save
 
     func renameUser(id: Int, to name: String) -> BFTask<Void> {

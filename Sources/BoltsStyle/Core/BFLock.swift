@@ -1,18 +1,17 @@
-// BFLock.swift: the lock inside every task, one per platform family behind the same two calls (`init()`, `withLock`).
+// BFLock.swift: the lock inside every task, guarding its state machine: one per platform family behind the same two
+// calls (`init()`, `withLock`).
 //
 // Apple platforms: `os_unfair_lock`, whose waiters donate their priority to the owner, so a low-priority owner cannot
 // starve a high-priority waiter. It must not move while in use, and Swift does not promise a stored property a stable
 // address, so `init()` allocates it once and `deinit` frees it: a task is two allocations there. CI on Linux compiles
 // and tests this branch with the trait DarwinStandIns, against a stand-in `os_unfair_lock` (Sources/DarwinStandIns).
 //
-// Linux (glibc or musl): one atomic word stored inline in the task, so a task is one allocation. Why not
-// `Synchronization.Mutex`? On Linux its lock word is changed inside the Synchronization library, which is not built
-// with the thread sanitizer's instrumentation, and a contended unlock hands the lock over inside the kernel (a
-// priority-inheritance futex). The sanitizer sees neither, so it would report every access the lock guards as a
-// race. A lock made of atomic operations compiled into this module acquires on lock and releases on unlock, which the
-// sanitizer understands. It donates no priority, and on Linux it need not: the default scheduler shares the processor
-// among runnable threads by weight, not strictly by priority, so a waiter that spins and then yields cannot keep the
-// owner off the processor.
+// Linux (glibc or musl): one atomic word stored inline in the task, so a task is one allocation: a compare-and-swap
+// acquires it and a releasing store releases it, both compiled into this module. It donates no priority, and on Linux
+// it need not: the default scheduler shares the processor among runnable threads by weight, not strictly by priority,
+// so a waiter that spins and then yields cannot keep the owner off the processor.
+//
+// Why not Synchronization.Mutex: docs/guide.md, "Why the locks are not Mutex".
 
 #if canImport(Darwin)
     import Darwin

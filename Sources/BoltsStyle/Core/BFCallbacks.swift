@@ -1,4 +1,4 @@
-// BFCallbacks.swift: the array of callbacks a pending task keeps, stored lean.
+// BFCallbacks.swift: the list of callbacks waiting for a task's outcome (the state machine's `list`), stored lean.
 //
 // Most tasks get one continuation, so the list starts as `.none`, holds the first callback as is (`.one`, no array
 // allocated) and becomes a real array only from the second callback on. A thread blocked in `waitUntilCompleted` or
@@ -18,13 +18,6 @@ enum BFCallbacks<TResult> {
     case one(BFCallback<TResult>)
     case many([BFCallback<TResult>])
 
-    /// Whether there is no callback.
-    @inlinable
-    var isEmpty: Bool {
-        if case .none = self { return true }
-        return false
-    }
-
     /// Adds `callback` after the others.
     @inlinable
     mutating func append(_ callback: @escaping BFCallback<TResult>) {
@@ -40,14 +33,6 @@ enum BFCallbacks<TResult> {
         }
     }
 
-    /// Swaps the callbacks out, leaving none behind.
-    @inlinable
-    mutating func take() -> BFCallbacks {
-        var taken = BFCallbacks.none
-        swap(&taken, &self)
-        return taken
-    }
-
     /// Runs each callback but the last, in order, with `task` and its final `state`, and returns the last one (nil if
     /// there is none).
     @inlinable
@@ -60,19 +45,6 @@ enum BFCallbacks<TResult> {
         case .many(let all):
             for callback in all.dropLast() { callback(task, state) }
             return all.last
-        }
-    }
-
-    /// Runs each callback, in order, with `task` and its final `state`.
-    @inlinable
-    func run(_ task: BFTask<TResult>, _ state: BFTaskState<TResult>) {
-        switch self {
-        case .none:
-            return
-        case .one(let callback):
-            callback(task, state)
-        case .many(let all):
-            for callback in all { callback(task, state) }
         }
     }
 }

@@ -5,10 +5,10 @@
 // `BFExecutor.default` runs inline while fewer than `defaultDepthLimit` of its runs are nested on the thread
 // (Bolts-Swift's own stack guard, which counts only those) and otherwise hops to a global queue;
 // `BFExecutor.immediate` and `.mainThread` (on the main thread) run inline while the thread is less than
-// `immediateDepthLimit` deep. Past that limit
-// `.immediate` enqueues the work instead, and a task completed that deep enqueues the running of its callbacks
-// (`BFTask.trySetState`). The outermost inline run on the thread drains what was enqueued before it returns, so a
-// chain of a million `.immediate` continuations runs as a loop instead of a million nested calls.
+// `immediateDepthLimit` deep. Past that limit `.immediate` enqueues the work instead, and a task completed that deep
+// enqueues the running of its callbacks (the state machine's `.enqueueDrain`, then `resumeDrain`). The outermost
+// inline run on the thread drains what was enqueued before it returns, so a chain of a million `.immediate`
+// continuations runs as a loop instead of a million nested calls.
 //
 // Teardown is flattened the same way: a pending task dropped with callbacks hands them to `release(_:)`, and only
 // the outermost release on the thread lets them go, one at a time (a dropped pending chain would otherwise be freed
@@ -60,6 +60,26 @@ struct BFTrampoline {
         var releasing = false
     }
 
+    /// Which thread's trampoline this is: the address of the thread's state, compared and never followed. A task
+    /// keeps the token of the thread draining it (`BFTaskStateMachine`), to know a registration from that thread.
+    @usableFromInline
+    struct Token: Equatable {
+        /// The address of the thread's `State`.
+        @usableFromInline let address: UnsafeMutableRawPointer
+
+        /// The token of the thread whose state is at `state`.
+        @inlinable
+        init(_ state: UnsafeMutablePointer<State>) {
+            address = UnsafeMutableRawPointer(state)
+        }
+
+        /// Whether both tokens name the same thread.
+        @inlinable
+        static func == (lhs: Token, rhs: Token) -> Bool {
+            lhs.address == rhs.address
+        }
+    }
+
     @usableFromInline let state: UnsafeMutablePointer<State>
     /// Whether a run through this handle is one of `.default`'s (`BFExecutor.inlineTrampoline()` says).
     @usableFromInline let countsAsDefault: Bool
@@ -96,6 +116,10 @@ struct BFTrampoline {
         }
         return makeCurrent()
     }
+
+    /// The token of this thread's trampoline.
+    @inlinable
+    var token: Token { Token(state) }
 
     /// How many inline runs are nested on the thread now.
     @inlinable

@@ -1,4 +1,4 @@
-// BFStateStorage.swift: where a task keeps its state, a tag, an optional error and raw words for the result.
+// BFStateStorage.swift: where a task keeps its outcome (the state machine's `outcome`): a tag, an error, raw words.
 //
 // Why not a stored `BFTaskState<TResult>` (or `TResult?`)? A task is freed by its class's `deinit`, which is not
 // specialized for `TResult`: it is one function for every task type. To destroy a field whose type is a generic enum
@@ -8,7 +8,7 @@
 // destroys the result with `TResult`'s value witness alone. A result that does not fit in the words (more than four
 // words, or aligned more strictly than a word) is kept in its own allocation and the words hold the pointer to it.
 //
-// The task reads and writes its storage only under its lock, or before it is shared, or in `deinit`.
+// The state machine owns it: the task reads and writes it only under its lock, before it is shared, or in `deinit`.
 
 /// A task's state: which case of ``BFTaskState`` it is in, the error of a faulted task, and four words holding the
 /// result of a succeeded one (or a pointer to it, when it does not fit).
