@@ -151,45 +151,6 @@ public class PMKBox<R>: @unchecked Sendable {
     }
 }
 
-/// The handlers of a pending box: the first one inline, more in an array allocated only for a second handler.
-@usableFromInline
-struct Handlers<R> {
-    @usableFromInline var first: ((R) -> Void)?
-    @usableFromInline var more: [(R) -> Void]?
-
-    @inlinable init() {}
-
-    @inlinable init(_ handler: @escaping (R) -> Void) { first = handler }
-
-    @inlinable var isEmpty: Bool { first == nil }
-
-    /// How many handlers are waiting (for `debugDescription`).
-    var count: Int { first == nil ? 0 : 1 + (more?.count ?? 0) }
-
-    @inlinable mutating func append(_ handler: @escaping (R) -> Void) {
-        if first == nil {
-            first = handler
-        } else if more == nil {
-            more = [handler]
-        } else {
-            more!.append(handler)
-        }
-    }
-
-    /// Returns the handlers and leaves this list empty.
-    @inlinable mutating func take() -> Handlers<R> {
-        var taken = Handlers()
-        swap(&taken, &self)
-        return taken
-    }
-
-    /// Runs each handler with `value`, in the order appended.
-    @inlinable func run(_ value: R) {
-        first?(value)
-        for handler in more ?? [] { handler(value) }
-    }
-}
-
 /// Which `LogEvent` a box reports if it is deallocated while still pending.
 @usableFromInline
 enum PendingReport: UInt8 {
