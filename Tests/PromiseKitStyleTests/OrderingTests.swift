@@ -31,4 +31,18 @@ struct OrderingTests {
         queue.sync {}
         #expect(log.all == ["1", "2", "3"])
     }
+
+    /// The one exception to the order piped: a handler that the sealing thread itself pipes while it drains (here from
+    /// inside handler A) runs at once, nested, before the handlers waiting (B), as in PromiseKit. The order is A, C, B.
+    @Test func aHandlerPipedByTheSealingThreadWhileItDrainsRunsAtOnce() {
+        let (promise, resolver) = Promise<Int>.pending()
+        var log: [String] = []  // every handler runs inline on this thread
+        promise.done(on: nil) { _ in
+            log.append("A")
+            promise.done(on: nil) { _ in log.append("C") }.cauterize()
+        }.cauterize()
+        promise.done(on: nil) { _ in log.append("B") }.cauterize()
+        resolver.fulfill(1)
+        #expect(log == ["A", "C", "B"])
+    }
 }

@@ -1,53 +1,30 @@
-// Box.swift: the core of PromiseKitStyle. Read this file first.
+// Box.swift: the core of PromiseKitStyle, the class that every `Promise` and `Guarantee` is. Read this file first.
 //
-// THE MECHANISM: a handler list guarded by a barrier. Every `Promise` and `Guarantee` is a `PMKBox` (they inherit
-// from it: one object per promise). Pending, the box keeps the handlers that `pipe` registered; sealed, it keeps the
-// value forever (`R` is `Result<T>` for a promise, `T` for a guarantee). PromiseKit 8 guards the same state with a
-// concurrent `DispatchQueue` per promise, reads in `sync`, writes in `sync(flags: .barrier)`. The box keeps those two
-// calls and their meaning, but its `Barrier` is a lock of its own (Barrier.swift): creating a queue per promise is
-// most of what a pending promise costs on Linux. The tests hold a `QueueBox` spelled with a real queue to compare.
+// PromiseKit's mechanism: a list of handlers guarded by a barrier, reads in `barrier.sync`, writes in
+// `barrier.sync(flags: .barrier)`. PromiseKit's barrier is a concurrent `DispatchQueue` per promise; `Barrier` keeps
+// its two calls and their meaning without the queue (Barrier.swift). The box's whole state is `machine`, its phase
+// and its value (BoxStateMachine.swift: the phases, the transitions, the one rule by which a handler skips its turn).
+// Each method below takes the barrier, calls one transition, and performs the action it returns after leaving the
+// barrier: no handler runs inside, where one that pipes to this box or seals another would deadlock. Handlers run
+// through the thread's `HandlerTrampoline`, which keeps long inline chains off the stack.
 //
-// `pipe` is a write: it appends the handler, or, if the box is sealed, takes the value and runs the handler after
-// leaving the barrier. `seal` is a write: it stores the value and swaps the handler list out in one step; the sealing
-// thread then runs the handlers OUTSIDE the barrier, where a handler may pipe to this box, read it or seal another
-// (inside, each would deadlock). Until that thread has run every handler it swapped out, the box is "draining": a
-// handler another thread pipes meanwhile is appended as if the box were pending, and the sealing thread runs it next,
-// so that it cannot overtake handlers piped before it (Promises/A+ 2.2.6; PromiseKit's `EmptyBox` has that race, see
-// the FIXME in its `seal`). A handler the sealing thread itself pipes while it drains (a handler of this box that
-// returns this box to `then`, say) runs at once, nested, as in PromiseKit, where nothing else could run it sooner.
-//
-// INVARIANTS.
-// 1. `isSealed` goes from false to true once, in a write, together with `storage`; neither changes afterwards, so a
-//    value read once is the value for good. Sealing again changes nothing and returns false (the public resolvers
-//    report it, see `PMKDoubleResolution`).
-// 2. `handlers` is non-empty only while pending or draining; once a sealed box has drained, nothing is appended again.
-// 3. Every piped handler runs exactly once, with the sealed value, in the order piped (but for one the draining
-//    thread pipes, which runs at once); a box deallocated while pending runs none and releases them (iteratively,
-//    see `deinit`).
-// 4. No handler and no user code runs inside the barrier: a write only moves the value and the handler list.
-// 5. Inline handler runs nest at most `HandlerTrampoline.inlineDepthLimit` deep on one thread; deeper runs are
-//    enqueued on the thread's trampoline and run in a loop (HandlerTrampoline.swift).
-//
-// For speed, the hot path is `@inlinable` (a client's release build sees only this module's interface), the fields
-// touched under the barrier are `@exclusivity(unchecked)` (the barrier already makes access exclusive), and the
-// sealed value is kept as raw words, `SealedStorage`, so that `deinit` needs no generic metadata.
+// For speed, the hot path is `@inlinable` (a client's release build sees only this module's interface), `machine` is
+// `@exclusivity(unchecked)` (the barrier already makes access exclusive), and each write hands the barrier a local
+// function marked `@inline(__always)` rather than a closure literal, which the optimizer leaves out of line.
 
 /// The state every ``Promise`` and ``Guarantee`` inherits: pending with its handlers, or sealed with a value
 /// (`R` is ``Result`` for a promise, `T` for a guarantee). All its members are internal; it is public only
 /// because the public promise types inherit from it, which saves one allocation per promise.
 public class PMKBox<R>: @unchecked Sendable {
+    /// Guards `machine`: reads in `sync`, writes in `sync(flags: .barrier)`.
     @usableFromInline final let barrier = Barrier()
-    /// Whether the box is sealed; the value is then in `storage`. Written once, under the barrier.
-    @usableFromInline @exclusivity(unchecked) final var isSealed = false
-    /// The sealed value, an `R` (see `SealedStorage`).
-    @usableFromInline @exclusivity(unchecked) final var storage = SealedStorage()
-    /// The handlers waiting for the value: only while pending or draining.
-    @usableFromInline @exclusivity(unchecked) final var handlers = Handlers<R>()
-    /// Whether the sealing thread is still running handlers; handlers piped meanwhile join `handlers`.
-    @usableFromInline @exclusivity(unchecked) final var draining = false
-    /// The trampoline of the thread running the swapped-out handlers while draining; nil while that run is enqueued.
-    @usableFromInline @exclusivity(unchecked) final var drainer: UnsafeMutableRawPointer?
+    /// The phase and the value; touched only under `barrier`, or in `deinit`.
+    @usableFromInline @exclusivity(unchecked) final var machine = BoxStateMachine<R>()
+    /// What to log if the box is freed while pending.
     @usableFromInline final let report: PendingReport
+
+    /// The type of `machine`, to name its actions.
+    @usableFromInline typealias Machine = BoxStateMachine<R>
 
     /// A pending box.
     @usableFromInline init(report: PendingReport = .none) { self.report = report }
@@ -55,99 +32,78 @@ public class PMKBox<R>: @unchecked Sendable {
     /// A box sealed from the start (`Promise.value`, `Promise(error:)`): no handler is ever stored.
     @usableFromInline init(sealed value: R) {
         report = .none
-        storage.store(value)
-        isSealed = true
-    }
-
-    /// The sealed value, or nil while pending. Read it under the barrier.
-    @inlinable final var sealed: R? {
-        guard isSealed else { return nil }
-        return storage.load(as: R.self)
+        machine.settleAtCreation(value)
     }
 
     /// The sealed value, or nil while pending. A read.
-    @inlinable final var sealedValue: R? { barrier.sync { sealed } }
+    @inlinable final var sealedValue: R? { barrier.sync { machine.value } }
 
     /// The sealed value, or nil and the number of handlers waiting, read in one step (for `debugDescription`).
-    final func inspect() -> (sealed: R?, waiting: Int) {
-        barrier.sync { (sealed, handlers.count) }
+    final func inspect() -> (value: R?, waiting: Int) {
+        barrier.sync { machine.inspect() }
     }
 
-    /// Registers `handler`; if the box is already sealed (and done draining, or draining on this thread), runs it now,
-    /// outside the barrier.
+    /// Registers `handler`, or runs it now, outside the barrier, if the box is sealed (and drained, or draining on
+    /// this very thread).
     @inlinable final func pipe(_ handler: @escaping (R) -> Void) {
-        let ready: R? = barrier.sync(flags: .barrier) {
-            if let sealed, !draining || drainer == UnsafeMutableRawPointer(HandlerTrampoline.current.state) {
-                return sealed
-            }
-            handlers.append(handler)
-            return nil
+        @inline(__always) func register() -> Machine.RegisterAction {
+            machine.register(handler, on: HandlerTrampoline.current.token)
         }
-        if let ready { HandlerTrampoline.current.run(Handlers(handler), with: ready) }
+        switch barrier.sync(flags: .barrier, register) {
+        case .wait: return
+        case .runNow(let value), .runNowOnDrainer(let value):
+            HandlerTrampoline.current.run(Handlers(handler), with: value)
+        }
     }
 
     /// Seals the box with `value` and runs the handlers outside the barrier, then any piped while they ran.
     /// Returns false, changing nothing, if the box was already sealed.
-    /// A box sealed on a thread at the trampoline's depth limit enqueues the running of its handlers there instead
-    /// (a closure capturing only the box: nothing is allocated); they then run from there, in order.
     @inlinable @discardableResult
     final func seal(_ value: R) -> Bool {
         let trampoline = HandlerTrampoline.current
         let deep = trampoline.isAtDepthLimit
-        var enqueue = false
-        let taken: Handlers<R>? = barrier.sync(flags: .barrier) {
-            guard !isSealed else { return nil }
-            storage.store(value)
-            isSealed = true
-            draining = !handlers.isEmpty
-            enqueue = draining && deep
-            drainer = enqueue ? nil : UnsafeMutableRawPointer(trampoline.state)
-            return enqueue ? Handlers() : handlers.take()
+        @inline(__always) func settle() -> Machine.SettleAction {
+            machine.settle(value, on: trampoline.token, deep: deep)
         }
-        guard let batch = taken else { return false }
-        if enqueue {
-            trampoline.enqueue { self.drainEnqueued() }
-        } else {
-            drain(batch, with: value, on: trampoline)
+        switch barrier.sync(flags: .barrier, settle) {
+        case .alreadySettled: return false
+        case .settledWithoutWaiters: break
+        case .drain(let batch): drain(batch, with: value, on: trampoline)
+        case .enqueueDrain: trampoline.enqueue { self.resumeDrain() }  // captures only the box: allocates nothing
         }
         return true
     }
 
-    /// Runs `batch`, then the handlers piped while it ran, until none is left (and the box stops draining).
+    /// Runs `batch`, then the handlers piped while it ran, until a batch ran with none piped.
     @inlinable final func drain(_ batch: Handlers<R>, with value: R, on trampoline: HandlerTrampoline) {
-        var batch = batch
-        while !batch.isEmpty {
-            trampoline.run(batch, with: value)
-            batch = barrier.sync(flags: .barrier) {
-                draining = !handlers.isEmpty
-                return handlers.take()
-            }
+        @inline(__always) func afterBatch() -> Machine.DrainAction { machine.afterBatch() }
+        trampoline.run(batch, with: value)
+        while case .drainNext(let next) = barrier.sync(flags: .barrier, afterBatch) {
+            trampoline.run(next, with: value)
         }
     }
 
-    /// Runs the handlers of a box whose sealing enqueued them on the trampoline.
-    @usableFromInline final func drainEnqueued() {
+    /// Runs the handlers of a box whose sealing enqueued them on this thread's trampoline.
+    @usableFromInline final func resumeDrain() {
         let trampoline = HandlerTrampoline.current
-        let (value, batch) = barrier.sync(flags: .barrier) {
-            drainer = UnsafeMutableRawPointer(trampoline.state)
-            return (sealed!, handlers.take())
+        @inline(__always) func resumeDrain() -> (batch: Handlers<R>, value: R) {
+            machine.resumeDrain(on: trampoline.token)
         }
+        let (batch, value) = barrier.sync(flags: .barrier, resumeDrain)
         drain(batch, with: value, on: trampoline)
     }
 
     deinit {
         // No other reference exists, so no barrier is needed.
-        if isSealed {
-            storage.destroy(as: R.self)
-            return
-        }
+        guard var waiting = machine.takeForRelease() else { return }
         switch report {
         case .none: break
         case .promise: conf.logHandler(.pendingPromiseDeallocated)
         case .guarantee: conf.logHandler(.pendingGuaranteeDeallocated)
         }
-        // The handlers hold the next promises of the chain; releasing them here would recurse once per link.
-        if !handlers.isEmpty { HandlerTrampoline.current.release(handlers.take()) }
+        // The handlers hold the next promises of the chain; releasing them here would recurse once per link. `take`
+        // leaves this frame no reference to them, so they go in the outermost release's loop.
+        if !waiting.isEmpty { HandlerTrampoline.current.release(waiting.take()) }
     }
 }
 

@@ -13,8 +13,8 @@ struct Handlers<R> {
     /// The handlers appended after the first, in order; nil until a second one is appended.
     @usableFromInline var more: [(R) -> Void]?
 
-    /// An empty list.
-    @inlinable init() {}
+    /// An empty list. Always inlined: `PMKBox.init` is not specialized.
+    @inlinable @inline(__always) init() {}
 
     /// A list of one handler (what `PMKBox.pipe` runs when the value is already there).
     @inlinable init(_ handler: @escaping (R) -> Void) { first = handler }
