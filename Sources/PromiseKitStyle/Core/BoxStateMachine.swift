@@ -11,7 +11,8 @@
 //   draining(list, drainer)  Sealed; the sealing thread, `drainer`, is still running the handlers it took (nil while
 //                            that run waits, enqueued, on its trampoline). `list` collects the handlers other threads
 //                            pipe meanwhile; the drainer runs them next, so none overtakes one piped before it
-//                            (Promises/A+ 2.2.6; PromiseKit runs them at once, the race its `EmptyBox.seal` FIXME names).
+//                            (Promises/A+ 2.2.6; PromiseKit runs them at once, the race the FIXME in its
+//                            `EmptyBox.seal` names).
 //   sealed                   Sealed and drained: nothing waits any more.
 // The value is in `storage` from the moment the box leaves `pending`: raw words (SealedStorage.swift), and payloads of
 // closures and a token only, so that the unspecialized `PMKBox.deinit` never looks up generic metadata.

@@ -4,8 +4,8 @@
 // stored `R?`, that `deinit` would first look up the metadata of `Optional<R>` in the runtime's cache just to destroy
 // the field, for every box freed (Benchmarks/NOTES.md has the cost). `R`'s own metadata is in the box's class
 // metadata. So the box's state machine keeps its phase plus these four words, whose layout does not depend on `R`,
-// and `deinit` destroys the value with `R`'s value witness alone. A value that does not fit (more than four words, or aligned
-// more strictly than a word) gets its own allocation and the words hold a pointer to it.
+// and `deinit` destroys the value with `R`'s value witness alone. A value that does not fit (more than four words, or
+// aligned more strictly than a word) gets its own allocation and the words hold a pointer to it.
 //
 // The methods are `mutating` so that they work on the words where the box stores them (a class's stored property is
 // passed to them by address): the value in them must never be copied as words. The phase says whether they hold one,
