@@ -45,4 +45,24 @@ struct OrderingTests {
         resolver.fulfill(1)
         #expect(log == ["A", "C", "B"])
     }
+
+    /// The exception above runs through the trampoline like every inline run: on a thread already 16 inline runs deep
+    /// (`HandlerTrampoline.inlineDepthLimit`) C is enqueued, and runs after B, once the outermost run drains.
+    @Test func atTheDepthLimitTheSealingThreadsOwnHandlerRunsAfterTheOthers() {
+        func order(afterLinks links: Int) -> [String] {
+            let (root, resolver) = Promise<Int>.pending()
+            var tail = root
+            for _ in 0..<links { tail = tail.map(on: nil) { $0 } }  // link k is sealed k inline runs deep
+            var log: [String] = []
+            tail.done(on: nil) { _ in
+                log.append("A")
+                tail.done(on: nil) { _ in log.append("C") }.cauterize()
+            }.cauterize()
+            tail.done(on: nil) { _ in log.append("B") }.cauterize()
+            resolver.fulfill(1)
+            return log
+        }
+        #expect(order(afterLinks: 14) == ["A", "C", "B"])  // A runs 15 deep: C runs at once, 16 deep
+        #expect(order(afterLinks: 15) == ["A", "B", "C"])  // A runs 16 deep: C would be the 17th, so it waits
+    }
 }

@@ -21,7 +21,8 @@
 //   register(handler, on:)    pending, or draining on another thread: `.wait` (appended). Sealed: `.runNow(value)`.
 //                             Draining on this very thread (a handler of this box piped it): `.runNowOnDrainer(value)`,
 //                             at once, nested, ahead of the handlers waiting, as in PromiseKit: if handler A pipes C
-//                             while B waits, the order is A, C, B.
+//                             while B waits, the order is A, C, B (unless the thread is at the trampoline's depth
+//                             limit: the box runs C through the trampoline, which then enqueues it, after B).
 //   settle(value, on:, deep:) pending: stores the value, then `.settledWithoutWaiters` (sealed), `.drain(list)`
 //                             (draining on this thread) or, at the trampoline's depth limit, `.enqueueDrain` (draining,
 //                             no drainer yet). Any other phase: `.alreadySettled`, changing nothing.
