@@ -23,12 +23,7 @@ private func describe(_ phase: Machine.Phase) -> String {
 }
 
 private func describe(_ token: HandlerTrampoline.Token?) -> String {
-    switch token {
-    case here?: return "here"
-    case there?: return "there"
-    case _?: return "another"
-    case nil: return "nil"
-    }
+    token.map { $0 == here ? "here" : $0 == there ? "there" : "another" } ?? "nil"
 }
 
 private func describe(_ action: Machine.RegisterAction) -> String {
@@ -59,10 +54,7 @@ private func describe(_ action: Machine.DrainAction) -> (String, Handlers<String
 /// Records which handlers ran, with which value.
 private final class Runs {
     var log: [String] = []
-
-    func handler(_ name: String) -> (String) -> Void {
-        { [self] value in log.append("\(name):\(value)") }
-    }
+    func handler(_ name: String) -> (String) -> Void { { [self] value in log.append("\(name):\(value)") } }
 }
 
 @Suite("PromiseKitStyle's box state machine")
