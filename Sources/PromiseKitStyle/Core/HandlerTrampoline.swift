@@ -30,7 +30,9 @@
 /// abstracted", which can cost a reabstraction thunk (an allocation) per closure appended.
 @usableFromInline
 struct EnqueuedRun {
+    /// The work to run.
     @usableFromInline let run: () -> Void
+    /// Keeps `run` for later.
     @inlinable init(_ run: @escaping () -> Void) { self.run = run }
 }
 

@@ -14,8 +14,10 @@
 /// Four words holding a sealed value, or a pointer to it when it does not fit.
 @usableFromInline
 struct SealedStorage {
+    /// The value's bytes, or a pointer to it (see `holdsInline`).
     @usableFromInline var words: (UInt, UInt, UInt, UInt) = (0, 0, 0, 0)
 
+    /// Empty words.
     @inlinable init() {}
 
     /// Whether an `R` lives in the words themselves rather than behind a pointer.
