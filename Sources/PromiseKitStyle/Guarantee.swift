@@ -12,8 +12,11 @@ import Foundation
 ///     guarantee.map(on: queue) { $0 * 2 }.done(on: queue) { print($0) }
 ///     resolve(21)
 public final class Guarantee<T>: PMKBox<T>, Thenable, @unchecked Sendable {
-    /// Set (once, before the object is shared) when created from an `async` closure: cancelling a Swift task
-    /// awaiting `async()` cancels this task.
+    /// The Swift task running the operation of `init(priority:operation:)`; nil for any other guarantee. Written
+    /// once, by that initializer after the task has started (the task already holds the box, but never reads this
+    /// field), and before the initializer returns, so before anyone can call `async()`. It is there for `async()`
+    /// alone: when the task awaiting `async()` is cancelled, it cancels this one, passing the cancellation on to the
+    /// operation.
     var task: Task<Void, Never>?
 
     /// The guarantee's state (the guarantee itself: see `PMKBox`).

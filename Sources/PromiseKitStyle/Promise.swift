@@ -21,8 +21,11 @@ enum PMKUnambiguousInitializer {
 ///
 /// Handlers run on `conf.Q` (the main queue by default) unless a call passes `on:`; see <doc:HowTheHandlerQueueWorks>.
 public final class Promise<T>: PMKBox<Result<T>>, Thenable, CatchMixin, @unchecked Sendable {
-    /// Set (once, before the object is shared) when created from an `async` closure: cancelling a Swift task
-    /// awaiting `async()` cancels this task.
+    /// The Swift task running the operation of `init(priority:operation:)`; nil for any other promise. Written
+    /// once, by that initializer after the task has started (the task already holds the box, but never reads this
+    /// field), and before the initializer returns, so before anyone can call `async()`. It is there for `async()`
+    /// alone: when the task awaiting `async()` is cancelled, it cancels this one, passing the cancellation on to the
+    /// operation.
     var task: Task<Void, Never>?
 
     /// The promise's state (the promise itself: see `PMKBox`).

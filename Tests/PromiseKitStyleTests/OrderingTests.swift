@@ -32,19 +32,37 @@ struct OrderingTests {
         #expect(log.all == ["1", "2", "3"])
     }
 
-    /// A handler the sealing thread pipes itself while it drains (from inside an earlier handler) runs at once, nested
-    /// inside the one that piped it, before the handlers still waiting: A, C, B, as in PromiseKit, where piping to a
-    /// sealed box runs the handler at once. (The toy `QueueBox` appends it: A, B, C.)
-    @Test func handlerTheSealingThreadPipesWhileDrainingRunsAtOnce() {
+    /// The one exception to the order piped: a handler that the sealing thread itself pipes while it drains (here from
+    /// inside handler A) runs at once, nested, before the handlers waiting (B), as in PromiseKit. The order is A, C, B.
+    @Test func aHandlerPipedByTheSealingThreadWhileItDrainsRunsAtOnce() {
         let (promise, resolver) = Promise<Int>.pending()
-        var order: [String] = []
+        var log: [String] = []  // every handler runs inline on this thread
         promise.done(on: nil) { _ in
-            order.append("A")
-            promise.done(on: nil) { _ in order.append("C") }.cauterize()
-            order.append("A returns")
+            log.append("A")
+            promise.done(on: nil) { _ in log.append("C") }.cauterize()
         }.cauterize()
-        promise.done(on: nil) { _ in order.append("B") }.cauterize()
+        promise.done(on: nil) { _ in log.append("B") }.cauterize()
         resolver.fulfill(1)
-        #expect(order == ["A", "C", "A returns", "B"])
+        #expect(log == ["A", "C", "B"])
+    }
+
+    /// The exception above runs through the trampoline like every inline run: on a thread already 16 inline runs deep
+    /// (`HandlerTrampoline.inlineDepthLimit`) C is enqueued, and runs after B, once the outermost run drains.
+    @Test func atTheDepthLimitTheSealingThreadsOwnHandlerRunsAfterTheOthers() {
+        func order(afterLinks links: Int) -> [String] {
+            let (root, resolver) = Promise<Int>.pending()
+            var tail = root
+            for _ in 0..<links { tail = tail.map(on: nil) { $0 } }  // link k is sealed k inline runs deep
+            var log: [String] = []
+            tail.done(on: nil) { _ in
+                log.append("A")
+                tail.done(on: nil) { _ in log.append("C") }.cauterize()
+            }.cauterize()
+            tail.done(on: nil) { _ in log.append("B") }.cauterize()
+            resolver.fulfill(1)
+            return log
+        }
+        #expect(order(afterLinks: 14) == ["A", "C", "B"])  // A runs 15 deep: C runs at once, 16 deep
+        #expect(order(afterLinks: 15) == ["A", "B", "C"])  // A runs 16 deep: C would be the 17th, so it waits
     }
 }

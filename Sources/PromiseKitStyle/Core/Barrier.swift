@@ -4,19 +4,17 @@
 // Apple platforms: one `os_unfair_lock` for both calls, so readers take turns instead of overlapping. A waiter
 // donates its priority to the owner, so a low-priority thread inside the barrier is never starved by a high-priority
 // one waiting (the failure that retired `OSSpinLock`, which a spinning reader-writer word would repeat). Readers lose
-// little by taking turns: a read copies a flag and a value out and never runs a handler. The lock must not move while
-// in use, so it is allocated once per box (one allocation more per promise). CI on Linux compiles and tests this
-// branch with the trait DarwinStandIns, against a stand-in `os_unfair_lock` (Sources/DarwinStandIns).
+// little by taking turns: a read looks at the phase, copies the value out and never runs a handler. The lock must not
+// move while in use, so it is allocated once per box (one allocation more per promise). CI on Linux compiles and
+// tests this branch with the trait DarwinStandIns, against a stand-in `os_unfair_lock` (Sources/DarwinStandIns).
 //
 // Linux (glibc or musl): a reader-writer lock made of one atomic word stored inline in the box: `n > 0` means n
 // readers are inside, `-1` a writer; a reader enters by incrementing a non-negative word, a writer by swapping 0 for
 // -1. Critical sections are a few loads and stores, so a waiter spins `spinLimit` times and then yields the processor
-// on every further try. Why not `Synchronization.Mutex`? On Linux its lock word is changed inside the Synchronization
-// library, which is not built with the thread sanitizer's instrumentation, and a contended unlock hands the lock over
-// inside the kernel (a priority-inheritance futex). The sanitizer sees neither, so it would report every access the
-// lock guards as a race. A lock made of atomic operations compiled into this module acquires on lock and releases on
-// unlock, which the sanitizer understands. It donates no priority; Linux's default scheduler shares the processor by
-// weight rather than strictly by priority, so a spinning waiter that yields cannot keep the owner from running.
+// on every further try. It donates no priority; Linux's default scheduler shares the processor by weight rather than
+// strictly by priority, so a spinning waiter that yields cannot keep the owner from running.
+//
+// Why not Synchronization.Mutex: docs/guide.md, "Why the locks are not Mutex".
 
 #if canImport(Darwin)
     import Darwin
@@ -39,12 +37,17 @@
     /// `deinit`.
     @usableFromInline
     struct Barrier: ~Copyable, @unchecked Sendable {
-        /// Mirrors `DispatchWorkItemFlags.barrier` so call sites read like Dispatch.
-        @usableFromInline enum Flags { case barrier }
+        /// Exists only to spell a write `sync(flags: .barrier)`, PromiseKit's `DispatchQueue` call: the mechanism
+        /// stays visible at every call site.
+        @usableFromInline enum Flags {
+            /// The only flag: the call is a write.
+            case barrier
+        }
 
         /// The lock, allocated once: an `os_unfair_lock` must not move while in use.
         @usableFromInline let unfair: os_unfair_lock_t
 
+        /// A free barrier, with its lock allocated.
         @inlinable init() {
             unfair = .allocate(capacity: 1)
             unfair.initialize(to: os_unfair_lock())
@@ -73,12 +76,17 @@
     /// A reader-writer barrier stored inline: `sync` admits concurrent readers, `sync(flags: .barrier)` one writer.
     @usableFromInline
     struct Barrier: ~Copyable {
-        /// Mirrors `DispatchWorkItemFlags.barrier` so call sites read like Dispatch.
-        @usableFromInline enum Flags { case barrier }
+        /// Exists only to spell a write `sync(flags: .barrier)`, PromiseKit's `DispatchQueue` call: the mechanism
+        /// stays visible at every call site.
+        @usableFromInline enum Flags {
+            /// The only flag: the call is a write.
+            case barrier
+        }
 
         /// `0`: free; `n > 0`: n readers inside; `-1`: one writer inside.
         @usableFromInline let word = Atomic<Int>(0)
 
+        /// A free barrier.
         @inlinable init() {}
 
         /// Runs `read` alongside other readers, never alongside a writer.

@@ -3,9 +3,10 @@
 // Inline handlers (`on: nil`) run on the thread that seals a box, and each may seal the next box. Up to
 // `inlineDepthLimit` such runs nest normally (so a short `on: nil` chain still completes before `seal` returns, as in
 // PromiseKit); `run(_:with:)` enqueues deeper runs, and the outermost run on the thread drains them in a loop. A box
-// sealed that deep enqueues the running of its handlers itself (`PMKBox.seal`). The teardown of a pending chain is
-// flattened the same way: a box deallocated with handlers hands them to `release(_:)`, and only the outermost release
-// on the thread lets them go, one at a time.
+// sealed that deep enqueues the running of its handlers itself (`.enqueueDrain`, BoxStateMachine.swift). The teardown
+// of a pending chain is flattened the same way: a box deallocated with handlers hands them to `release(_:)`, and only
+// the outermost release on the thread lets them go, one at a time. A trampoline's `Token` names its thread: the box's
+// state machine records with it which thread is draining the box.
 //
 // The price of enqueueing: a handler more than `inlineDepthLimit` inline runs deep that blocks its thread (say with
 // `wait()`) on a promise whose inline chain was enqueued on that same thread waits forever. Blocking inside an inline
@@ -29,7 +30,9 @@
 /// abstracted", which can cost a reabstraction thunk (an allocation) per closure appended.
 @usableFromInline
 struct EnqueuedRun {
+    /// The work to run.
     @usableFromInline let run: () -> Void
+    /// Keeps `run` for later.
     @inlinable init(_ run: @escaping () -> Void) { self.run = run }
 }
 
@@ -53,9 +56,28 @@ struct HandlerTrampoline {
         var releasing = false
     }
 
+    /// Which thread a trampoline belongs to, as a box's state machine records the thread draining it: the address of
+    /// the thread's state, which no other live thread shares. Compared only, never dereferenced.
+    @usableFromInline
+    struct Token: Equatable {
+        /// The address of the thread's `State`.
+        @usableFromInline let address: UnsafeRawPointer
+
+        /// The token of the trampoline whose state is at `address`.
+        @inlinable init(_ address: UnsafeRawPointer) { self.address = address }
+
+        /// Whether both tokens name the same thread.
+        @inlinable static func == (lhs: Token, rhs: Token) -> Bool { lhs.address == rhs.address }
+    }
+
+    /// The thread's state, owned by the thread-local slot.
     @usableFromInline let state: UnsafeMutablePointer<State>
 
+    /// The trampoline whose state is `state`.
     @inlinable init(_ state: UnsafeMutablePointer<State>) { self.state = state }
+
+    /// The token of this trampoline's thread.
+    @inlinable var token: Token { Token(state) }
 
     /// The thread-local slot holding each thread's state; the destructor frees it when the thread exits.
     @usableFromInline static let key: pthread_key_t = {
@@ -83,8 +105,9 @@ struct HandlerTrampoline {
     @inlinable var isAtDepthLimit: Bool { state.pointee.depth >= HandlerTrampoline.inlineDepthLimit }
 
     /// Runs `handlers` with `value` now, or enqueues the run if the thread is at the depth limit. The outermost run
-    /// then drains what the runs inside it enqueued.
-    @inlinable
+    /// then drains what the runs inside it enqueued. Always inlined: `PMKBox.drain` calls it twice, for the first
+    /// batch and for the next ones, and the optimizer would otherwise call it out of line.
+    @inlinable @inline(__always)
     func run<R>(_ handlers: Handlers<R>, with value: R) {
         guard !isAtDepthLimit else {
             enqueue { handlers.run(value) }

@@ -3,18 +3,21 @@
 // A box is freed by `PMKBox.deinit`, which is not specialized: one function serves every `R`. If the value were a
 // stored `R?`, that `deinit` would first look up the metadata of `Optional<R>` in the runtime's cache just to destroy
 // the field, for every box freed (Benchmarks/NOTES.md has the cost). `R`'s own metadata is in the box's class
-// metadata. So the box keeps `isSealed` plus these four words, whose layout does not depend on `R`, and `deinit`
-// destroys the value with `R`'s value witness alone. A value that does not fit (more than four words, or aligned
-// more strictly than a word) gets its own allocation and the words hold a pointer to it.
+// metadata. So the box's state machine keeps its phase plus these four words, whose layout does not depend on `R`,
+// and `deinit` destroys the value with `R`'s value witness alone. A value that does not fit (more than four words, or
+// aligned more strictly than a word) gets its own allocation and the words hold a pointer to it.
 //
 // The methods are `mutating` so that they work on the words where the box stores them (a class's stored property is
-// passed to them by address): the value in them must never be copied as words. The box says which `R` they hold.
+// passed to them by address): the value in them must never be copied as words. The phase says whether they hold one,
+// the box which `R`.
 
 /// Four words holding a sealed value, or a pointer to it when it does not fit.
 @usableFromInline
 struct SealedStorage {
+    /// The value's bytes, or a pointer to it (see `holdsInline`).
     @usableFromInline var words: (UInt, UInt, UInt, UInt) = (0, 0, 0, 0)
 
+    /// Empty words.
     @inlinable init() {}
 
     /// Whether an `R` lives in the words themselves rather than behind a pointer.
