@@ -1,5 +1,5 @@
 // PromiseKitStyle's mechanism as a toy: PromiseKit 8's handler list behind a concurrent DispatchQueue used as a
-// reader-writer barrier, and `then` on top of it. The real core is Sources/PromiseKitStyle/Box.swift, which keeps the
+// reader-writer barrier, and `then` on top of it. The real core is Sources/PromiseKitStyle/Core/Box.swift, which keeps the
 // barrier's two calls but makes it a lock of the box's own. What the toy leaves out (the trampoline of long inline
 // chains, the iterative release of a dropped chain, the `returnedSelf` check of `then`, cancellation, `when` and
 // `race`) is what the conformance matrix in docs/guide.md shows it missing. The region between the guide markers is
