@@ -79,4 +79,28 @@ struct OrderingTests {
         source.set(result: 1)
         #expect(order == ["A", "C", "A returns", "B"])
     }
+
+    /// The exception above runs C like any inline run: where A runs at `.immediate`'s depth limit
+    /// (`BFTrampoline.immediateDepthLimit` nested runs), C is parked on the thread's trampoline and runs after B, once
+    /// the outermost run drains it.
+    @Test func atTheDepthLimitTheCompletingThreadsOwnContinuationRunsAfterTheOthers() {
+        func order(afterLinks links: Int) -> [String] {
+            let source = BFTaskCompletionSource<Int>()
+            var tail = source.task
+            for _ in 0..<links { tail = tail.continueWith(.immediate) { $0.result! } }  // link k runs k deep
+            var log: [String] = []
+            let last = tail
+            last.continueWith(.immediate) { task in
+                log.append("A")
+                task.continueWith(.immediate) { _ in log.append("C") }
+            }
+            last.continueWith(.immediate) { _ in log.append("B") }
+            source.set(result: 1)
+            return log
+        }
+        #expect(order(afterLinks: 62) == ["A", "C", "B"])  // A runs 63 deep: C runs at once, 64 deep
+        #expect(order(afterLinks: 63) == ["A", "B", "C"])  // A runs 64 deep: C would be the 65th, so it is parked
+        // Settled 64 deep, the task parks its whole drain; run from the outermost level, A nests C again.
+        #expect(order(afterLinks: 64) == ["A", "C", "B"])
+    }
 }
