@@ -19,6 +19,7 @@ struct ErasedAdapter: Sendable {
     let name: String
     let capabilities: Capabilities
     let deviations: [String: String]
+    let flakyDepartures: [String: String]
     /// The object whose lifetime `swift.release` watches for a promise (``PromiseAdapter/lifetimeObject(of:)``).
     let lifetimeObject: @Sendable (ErasedPromise) -> AnyObject?
     let pending: @Sendable () -> Pending
@@ -45,6 +46,7 @@ struct ErasedAdapter: Sendable {
         name = adapter.name
         capabilities = adapter.capabilities
         deviations = adapter.deviations
+        flakyDepartures = adapter.flakyDepartures
         lifetimeObject = { adapter.lifetimeObject(of: unwrapPromise($0)) }
         pending = {
             let pending = adapter.pending()

@@ -40,6 +40,13 @@ import Dispatch
 /// the clause's other cases still run and must pass, so a known difference in one case does not hide a regression in
 /// the others. Every key is checked (``Conformance/deviationErrors(_:)``): an unknown clause id or case name fails
 /// every clause with an error that names it, and `promise-conformance` refuses to run.
+///
+/// ## Flaky departures
+/// A departure that shows in some runs and not in others (an order that depends on scheduling, say) cannot be a
+/// deviation, which must show every time. List it in ``flakyDepartures``, by clause id, with the reason: the suite then
+/// runs that clause ``Conformance/flakyRepetitions`` times and reports how often it failed, "failed in 3 of 10
+/// repetitions", as a ``ClauseStatus/deviation(_:)``. A failure that shows in every repetition is not flaky, and stays
+/// a failure: declaring a clause flaky never turns a run green by hiding a failure that shows each time.
 public protocol PromiseAdapter: Sendable {
     /// The implementation's promise of a ``Sentinel`` (or a wrapper around it).
     associatedtype Promise: Sendable
@@ -53,6 +60,10 @@ public protocol PromiseAdapter: Sendable {
     /// Clause id (or `id#case name`, for one case) → why this implementation departs from it by design. Defaults to
     /// none. See "Deviations" above.
     var deviations: [String: String] { get }
+
+    /// Clause id → why this implementation departs from it in some runs but not in others. Defaults to none. See
+    /// "Flaky departures" above.
+    var flakyDepartures: [String: String] { get }
 
     /// A pending promise and the two functions that settle it (the JavaScript adapter's `deferred()`).
     ///
@@ -129,6 +140,9 @@ extension PromiseAdapter {
 
     /// No deviation.
     public var deviations: [String: String] { [:] }
+
+    /// None.
+    public var flakyDepartures: [String: String] { [:] }
 
     /// Settles a ``pending()`` promise.
     public func fulfilled(_ value: Sentinel) -> Promise {

@@ -44,15 +44,24 @@ public enum Conformance {
     ///   - timeout: the time limit of each clause.
     ///   - stress: run the race clauses with many more iterations; defaults to `PROMISES_STRESS=1` in the environment.
     ///   - grace: how long a clause waits to see that something does not happen (``defaultGrace``).
+    ///   - repetitions: how many times each clause runs (a clause declared in ``PromiseAdapter/flakyDepartures`` runs
+    ///     ``flakyRepetitions`` times at least); its result says how many of them failed.
     public static func run<A: PromiseAdapter>(
         _ adapter: A, clauses: [Clause] = Clause.all, timeout: Duration = defaultTimeout, stress: Bool? = nil,
-        grace: Duration = defaultGrace
+        grace: Duration = defaultGrace, repetitions: Int = 1
     ) async -> ConformanceReport {
         let erased = ErasedAdapter(adapter)
         var results: [ClauseResult] = []
         for clause in clauses {
-            results.append(
-                await run(erased, clause, timeout: timeout, stress: stress ?? stressFromEnvironment, grace: grace))
+            let count =
+                skipped(clause, capabilities: erased.capabilities) == nil
+                ? Self.repetitions(of: clause, flakyDepartures: erased.flakyDepartures, asked: repetitions) : 1
+            var runs: [ClauseResult] = []
+            for _ in 0..<count {
+                runs.append(
+                    await run(erased, clause, timeout: timeout, stress: stress ?? stressFromEnvironment, grace: grace))
+            }
+            results.append(combine(runs, flaky: erased.flakyDepartures[clause.id]))
         }
         return ConformanceReport(adapterName: adapter.name, capabilities: adapter.capabilities, results: results)
     }
@@ -74,7 +83,9 @@ public enum Conformance {
         _ adapter: ErasedAdapter, _ clause: Clause, timeout: Duration, stress: Bool, grace: Duration
     ) async -> ClauseResult {
         if let skipped = skipped(clause, capabilities: adapter.capabilities) { return skipped }
-        let errors = deviationErrors(adapter.deviations)
+        let errors =
+            deviationErrors(adapter.deviations)
+            + flakyDepartureErrors(adapter.flakyDepartures, deviations: adapter.deviations)
         guard errors.isEmpty else {
             return ClauseResult(clause: clause, status: .failed(errors.joined(separator: "; ")))
         }
