@@ -10,9 +10,12 @@ struct ClauseFailure: Error {
 ///
 /// Clause bodies run synchronously on a thread of their own (see ``Conformance``) and wait with semaphores bounded
 /// by ``deadline``, so nothing here depends on the Swift concurrency pool or on the main queue.
+///
+/// Each top-level case (``inCase(_:_:)`` outside any other case) has a deadline of its own, ``caseTimeout`` after it
+/// starts, and ends on its own: a failure inside it is recorded as its ``CaseResult`` and the clause goes on with its
+/// next case. ``progress`` is what the watchdog sees of it.
 final class ClauseContext: @unchecked Sendable {
     let adapter: ErasedAdapter
-    let deadline: DispatchTime
     let stress: Bool
     /// How long the clause waits to see that something does not happen, in seconds (``Conformance/defaultGrace``).
     /// Seconds rather than a `Duration`: the clauses stay at the package's platform floor, below `Duration`'s.
@@ -21,29 +24,40 @@ final class ClauseContext: @unchecked Sendable {
     let cycleDetectionLimit: TimeInterval
     /// How long "eventually" is, in the cases that settle a promise after a delay.
     let later: DispatchTimeInterval = .milliseconds(30)
+    /// The time limit of each top-level case: its deadline is this long after it starts.
+    let caseTimeout: DispatchTimeInterval
+    /// The case the clause thread is in, its deadline, and how the cases so far ended: written by this thread, read by
+    /// the watchdog.
+    let progress: CaseProgress
+    /// The top-level cases not to run: those an earlier run of the clause already ran (a crash or a hang ended it).
+    private let skipping: Set<String>
+    /// The case being run, with its enclosing cases (`serial queue, already-fulfilled`); nil between cases.
     private var caseName: String?
-    /// The names of the top-level cases the clause entered, in order (``ClauseResult/casesRun``).
-    private(set) var casesRun: [String] = []
-    /// How many times the clause waited the grace period.
-    private(set) var graceWaits = 0
     private let queues = Locked<[DispatchQueue]>([])
-    /// The clause's cases the adapter declares as deviations (`"2.3.1#from onFulfilled"`).
-    private let deviatingCases: Set<String>
-    /// The departures seen in those cases: case name → failure message.
-    private(set) var observedDeviations: [String: String] = [:]
+
+    /// The deadline of the case running now (or, between cases, ``caseTimeout`` after the last one ended).
+    var deadline: DispatchTime { progress.deadline }
+
+    /// How many times the clause waited the grace period.
+    var graceWaits: Int { progress.snapshot.graceWaits }
+
     /// Whether a thenable of the clause went through ``Assimilation/resolve(_:_:)``.
-    var usedAssimilationHelper = false
+    var usedAssimilationHelper: Bool {
+        get { progress.snapshot.usedAssimilationHelper }
+        set { progress.update { $0.usedAssimilationHelper = newValue } }
+    }
 
     init(
-        adapter: ErasedAdapter, deadline: DispatchTime, stress: Bool, grace: TimeInterval,
-        cycleDetectionLimit: TimeInterval, deviatingCases: Set<String>
+        adapter: ErasedAdapter, caseTimeout: DispatchTimeInterval, progress: CaseProgress, stress: Bool,
+        grace: TimeInterval, cycleDetectionLimit: TimeInterval, skipping: Set<String> = []
     ) {
         self.adapter = adapter
-        self.deadline = deadline
+        self.caseTimeout = caseTimeout
+        self.progress = progress
         self.stress = stress
         self.grace = grace
         self.cycleDetectionLimit = cycleDetectionLimit
-        self.deviatingCases = deviatingCases
+        self.skipping = skipping
     }
 
     func failure(_ message: String) -> ClauseFailure {
@@ -56,19 +70,37 @@ final class ClauseContext: @unchecked Sendable {
 
     /// Runs one named case; a failure inside is reported with the case's name.
     ///
-    /// A failure in a top-level case the adapter declares as a deviation is recorded as observed, and the clause goes
-    /// on with its other cases, so that a declared difference in one case does not hide a regression in the others.
+    /// A top-level case (one not inside another) is run on its own: it gets a fresh deadline, ``caseTimeout`` from
+    /// now; a failure inside it ends it, is recorded as its ``CaseResult`` in ``progress``, and does not stop the
+    /// clause, which goes on with its next case. A top-level case in ``skipping``, or any once the watchdog has
+    /// abandoned this thread, is not run. A nested case only adds its name to the failures inside it.
     func inCase(_ name: String, _ body: () throws -> Void) throws {
-        let outer = caseName
-        if outer == nil { casesRun.append(name) }
-        caseName = outer.map { "\($0), \(name)" } ?? name
-        defer { caseName = outer }
-        guard outer == nil, deviatingCases.contains(name) else { return try body() }
+        if let outer = caseName {
+            caseName = "\(outer), \(name)"
+            defer { caseName = outer }
+            return try body()
+        }
+        guard !skipping.contains(name), progress.start(name, deadline: .now() + caseTimeout) else { return }
+        caseName = name
+        let outcome: CaseResult.Outcome
         do {
             try body()
+            outcome = .passed
         } catch let failure as ClauseFailure {
-            observedDeviations[name] = failure.message
+            outcome = .failed(Self.withoutCaseName(failure.message, name))
+        } catch {
+            outcome = .failed("unexpected error \(error)")
         }
+        caseName = nil
+        progress.end(CaseResult(name: name, outcome: outcome), nextDeadline: .now() + caseTimeout)
+    }
+
+    /// `message` without the `name: ` (or `name, `, before a nested case's name) that ``failure(_:)`` put first.
+    private static func withoutCaseName(_ message: String, _ name: String) -> String {
+        for prefix in [name + ": ", name + ", "] where message.hasPrefix(prefix) {
+            return String(message.dropFirst(prefix.count))
+        }
+        return message
     }
 
     /// Waits long enough for a misbehaviour (an early or a repeated call, a settlement that must not happen) to show.
@@ -77,7 +109,7 @@ final class ClauseContext: @unchecked Sendable {
     /// no queue), runs one block sent now: whatever a misbehaving library had queued there before it has then at
     /// least started, however busy the machine is. Then the clause sleeps ``grace``, for work that was on its way.
     func waitGrace() {
-        graceWaits += 1
+        progress.update { $0.graceWaits += 1 }
         let flushed = DispatchGroup()
         for queue in queues.withLock({ $0 }) + [.global()] {
             queue.async(group: flushed, flags: .barrier) {}

@@ -54,23 +54,80 @@ public struct ClauseResult: Sendable, CustomStringConvertible {
     /// Whether the clause's thenables went through ``Assimilation/resolve(_:_:)``, the suite's own A+ 2.3.3
     /// procedure, rather than the library's: the verdict is then about that helper (the matrix marks it `(helper)`).
     public let assimilatedByHelper: Bool
-    /// The names of the clause's ``Clause/cases`` it ran, in order: all of them when it passed, those up to the one
-    /// that failed when it failed, none when it did not run (not applicable, crashed, or an adapter error).
+    /// The names of the clause's ``Clause/cases`` it ran, in the order they ran: every case, whether it held, failed,
+    /// crashed the process or hung (a failing case does not stop the clause); none when the clause did not run (not
+    /// applicable, or an adapter error). A case is missing only when something outside the cases stopped the clause
+    /// (a crash before its first case, say).
     public let casesRun: [String]
+    /// How each case in ``casesRun`` ended, in the same order: held, failed a check, crashed the process, or hung
+    /// (``CaseResult``). Empty for a clause that did not run.
+    public let caseResults: [CaseResult]
+    /// What failed outside the clause's cases (before the first, between two, after the last): what a parent process
+    /// needs, beside ``caseResults``, to sum up a clause whose cases ran in several child processes.
+    var failuresOutsideCases: [String] = []
 
-    /// Creates a result.
+    /// Creates a result. `casesRun` defaults to the names of `caseResults`.
     public init(
         clause: Clause, status: ClauseStatus, duration: Duration = .zero, graceWaits: Int = 0,
-        assimilatedByHelper: Bool = false, casesRun: [String] = []
+        assimilatedByHelper: Bool = false, casesRun: [String] = [], caseResults: [CaseResult] = []
     ) {
         self.clause = clause
         self.status = status
         self.duration = duration
         self.graceWaits = graceWaits
         self.assimilatedByHelper = assimilatedByHelper
-        self.casesRun = casesRun
+        self.casesRun = casesRun.isEmpty ? caseResults.map(\.name) : casesRun
+        self.caseResults = caseResults
     }
 
     /// `id title: status`.
     public var description: String { "\(clause.id) \(clause.title): \(status)" }
+}
+
+/// How one of a clause's top-level cases (``Clause/cases``) ended.
+///
+/// Each case runs whatever the cases before it did: a case that fails, crashes the process running it or hangs is
+/// recorded here, and the clause goes on with its next case (in a new child process after a crash, on a new thread
+/// after a hang). The clause's ``ClauseStatus`` sums its cases up.
+public struct CaseResult: Sendable, Hashable, CustomStringConvertible {
+    /// How a case ended.
+    public enum Outcome: Sendable, Hashable {
+        /// Every check of the case held.
+        case passed
+        /// A check of the case did not hold: what was expected and what was seen. A wait for something that must
+        /// happen that ran out of the case's time ("timed out waiting for ...") is a failed check too.
+        case failed(String)
+        /// The process running the case died during it (a signal, or an exit without a result): which signal, what it
+        /// may mean, and the end of the process's error output. Only an isolated run (a child process per clause)
+        /// survives to say so.
+        case crashed(String)
+        /// The case did not return within its time limit and the watchdog's margin: the implementation hung inside a
+        /// call (a deadlock, a blocked handler), and the suite left the case's thread behind.
+        case timedOut(String)
+    }
+
+    /// The case's name, one of its clause's ``Clause/cases``.
+    public let name: String
+    /// How it ended.
+    public let outcome: Outcome
+
+    /// Creates a case result.
+    public init(name: String, outcome: Outcome) {
+        self.name = name
+        self.outcome = outcome
+    }
+
+    /// What went wrong, without the case's name; nil when the case passed.
+    public var message: String? {
+        switch outcome {
+        case .passed: nil
+        case .failed(let message), .crashed(let message), .timedOut(let message): message
+        }
+    }
+
+    /// Whether the case passed.
+    public var passed: Bool { outcome == .passed }
+
+    /// `name: passed`, or `name: message`.
+    public var description: String { "\(name): \(message ?? "passed")" }
 }

@@ -4,10 +4,12 @@ import Foundation
 /// Runs clauses over a promise implementation.
 ///
 /// Each clause runs on a fresh thread with a known stack size (``clauseStackSize``), so a stack overflow shows
-/// instead of hiding in a large main-thread stack, and waits with semaphores bounded by the clause's timeout. When a
-/// clause does not finish in time (the implementation hangs, or a handler blocks) it fails with "timed out", its
-/// thread is abandoned, and the run goes on with the next clause. Nothing in the suite needs `DispatchQueue.main` to
-/// be served, nor the Swift concurrency pool to have a free thread.
+/// instead of hiding in a large main-thread stack. Its top-level cases (``Clause/cases``) run one after the other, each
+/// with its own time limit, the `timeout` of a run: a case's waits are bounded by its deadline, `timeout` after the
+/// case starts. A case that fails is recorded and the clause goes on with its next case. A case that does not return
+/// by its deadline plus a margin (``watchdogMargin``), because the implementation hangs inside a call or a handler
+/// blocks, is recorded as timed out; its thread is abandoned, and the clause's remaining cases run on a fresh thread.
+/// Nothing in the suite needs `DispatchQueue.main` to be served, nor the Swift concurrency pool to have a free thread.
 ///
 /// Set the environment variable `PROMISES_STRESS=1` to run the race clauses with many more iterations.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
@@ -15,12 +17,20 @@ public enum Conformance {
     /// The stack size of the thread each clause runs on: 1 MiB.
     public static let clauseStackSize = 1 << 20
 
-    /// The default time limit of one clause.
+    /// The default time limit of each case of a clause (each of its top-level ``Clause/cases``).
     ///
-    /// It guards against an implementation that hangs: a clause that is still running when it expires fails with
-    /// "timed out". A clause that does heavy work (``Clause/all``'s `swift.deepChain` builds chains of 20,000 and
-    /// 100,000 handlers) needs more of it on a slow machine, or on one whose cores are busy with other work.
+    /// It guards against an implementation that hangs: a case whose wait for something that must happen runs past it
+    /// fails with "timed out waiting for ...", and one that does not return at all (a call into the implementation
+    /// that never returns) is recorded as timed out once the ``watchdogMargin`` has passed too; either way the clause
+    /// goes on with its next case, which has a limit of its own. A case that does heavy work (`swift.deepChain` builds
+    /// chains of 20,000 and 100,000 handlers) needs more of it on a slow machine, or on one whose cores are busy with
+    /// other work.
     public static let defaultTimeout: Duration = .seconds(30)
+
+    /// How long past a case's deadline the watchdog waits before it gives up on the case's thread: 2 s. A case that
+    /// is only waiting (for a handler, a settlement) ends by itself at its deadline; one that is still running this
+    /// long after it is stuck in the implementation.
+    public static let watchdogMargin: Duration = .seconds(2)
 
     /// The default grace period: how long a clause waits to see that something does *not* happen.
     ///
@@ -41,7 +51,7 @@ public enum Conformance {
     /// - Parameters:
     ///   - adapter: the implementation under test.
     ///   - clauses: the clauses to run, ``Clause/all`` by default.
-    ///   - timeout: the time limit of each clause.
+    ///   - timeout: the time limit of each case of each clause (``defaultTimeout``).
     ///   - stress: run the race clauses with many more iterations; defaults to `PROMISES_STRESS=1` in the environment.
     ///   - grace: how long a clause waits to see that something does not happen (``defaultGrace``).
     ///   - repetitions: how many times each clause runs (a clause declared in ``PromiseAdapter/flakyDepartures`` runs
@@ -66,7 +76,7 @@ public enum Conformance {
         return ConformanceReport(adapterName: adapter.name, capabilities: adapter.capabilities, results: results)
     }
 
-    /// Runs one clause over the implementation behind `adapter`.
+    /// Runs one clause over the implementation behind `adapter`; `timeout` is the time limit of each of its cases.
     public static func run<A: PromiseAdapter>(
         _ adapter: A, clause: Clause, timeout: Duration = defaultTimeout, stress: Bool? = nil,
         grace: Duration = defaultGrace
@@ -79,8 +89,11 @@ public enum Conformance {
         ProcessInfo.processInfo.environment["PROMISES_STRESS"] == "1"
     }
 
+    /// Runs one clause. `skipping` names top-level cases not to run (an earlier process ran them); `events` hears of
+    /// each case as it starts and ends (a child process prints them for its parent).
     static func run(
-        _ adapter: ErasedAdapter, _ clause: Clause, timeout: Duration, stress: Bool, grace: Duration
+        _ adapter: ErasedAdapter, _ clause: Clause, timeout: Duration, stress: Bool, grace: Duration,
+        skipping: Set<String> = [], events: (@Sendable (CaseEvent) -> Void)? = nil
     ) async -> ClauseResult {
         if let skipped = skipped(clause, capabilities: adapter.capabilities) { return skipped }
         let errors =
@@ -91,31 +104,18 @@ public enum Conformance {
         }
         let clock = ContinuousClock()
         let start = clock.now
-        let caseDeviations = Deviation.cases(of: clause, in: adapter.deviations)
         let run = await execute(
-            clause, adapter, caseDeviations: caseDeviations, timeout: timeout, stress: stress, grace: grace)
-        let status: ClauseStatus
-        if let missing = run.missingMembers {
-            status = .failed(missing)  // the adapter's own error: never taken for a declared deviation
-        } else if let declared = adapter.deviations[clause.id] {
-            status = self.status(declared: declared, failure: run.failure)
-        } else if let failure = run.failure {
-            status = .failed(failure)  // a case not declared as a deviation: never hidden by those that are
-        } else if let unobserved = caseDeviations.first(where: { run.observed[$0.key] == nil }) {
-            status = .failed(
-                "declared deviation not observed in case \(unobserved.key) (declared: \(unobserved.value))")
-        } else if !caseDeviations.isEmpty {
-            status = .deviation(
-                caseDeviations.keys.sorted().map {
-                    "\($0): \(caseDeviations[$0] ?? "") (observed: \(run.observed[$0] ?? ""))"
-                }
-                .joined(separator: "; "))
-        } else {
-            status = .passed
-        }
-        return ClauseResult(
+            Attempt(
+                clause: clause, adapter: adapter, timeout: timeout, stress: stress, grace: grace, events: events),
+            skipping: skipping)
+        let status =
+            run.missingMembers.map { ClauseStatus.failed($0) }  // the adapter's own error: never a declared deviation
+            ?? verdict(clause, deviations: adapter.deviations, cases: run.cases, outside: run.outside)
+        var result = ClauseResult(
             clause: clause, status: status, duration: clock.now - start, graceWaits: run.graceWaits,
-            assimilatedByHelper: run.usedAssimilationHelper, casesRun: run.casesRun)
+            assimilatedByHelper: run.usedAssimilationHelper, caseResults: run.cases)
+        result.failuresOutsideCases = run.outside
+        return result
     }
 
     /// The errors in an adapter's ``PromiseAdapter/deviations``: each key must be a clause id, or a clause id, `#` and
@@ -147,68 +147,158 @@ public enum Conformance {
         return nil
     }
 
-    /// The status of a clause that ran, given the deviation its adapter declares for it and what failed, if anything.
-    static func status(declared reason: String?, failure: String?) -> ClauseStatus {
-        switch (reason, failure) {
-        case (nil, nil): .passed
-        case (nil, let message?): .failed(message)
-        case (let reason?, nil): .failed("declared deviation not observed (declared: \(reason))")
-        case (let reason?, let observed?): .deviation("\(reason) (observed: \(observed))")
+    /// The status of a clause whose top-level cases ended as `cases` (in the order they ran), given the deviations its
+    /// adapter declares and what failed outside its cases (`outside`).
+    ///
+    /// - Declared for the whole clause: a deviation when anything failed (a case that crashed or hung says so in the
+    ///   message), a failure ("declared deviation not observed") when nothing did.
+    /// - Otherwise every problem is listed, in the order of the cases, `"<case>: <message>; <case>: <message>"`: each
+    ///   case that failed, crashed or hung; each case declared as a deviation that did not show it (it passed or did
+    ///   not run, or it crashed or hung, which shows nothing about what was declared); and each failure outside the
+    ///   cases. With no problem, the declared cases that failed as declared make a deviation, and no case declared
+    ///   makes a pass.
+    static func verdict(
+        _ clause: Clause, deviations: [String: String], cases: [CaseResult], outside: [String]
+    ) -> ClauseStatus {
+        let failures = cases.compactMap { result in result.message.map { "\(result.name): \($0)" } } + outside
+        if let reason = deviations[clause.id] {
+            return failures.isEmpty
+                ? .failed("declared deviation not observed (declared: \(reason))")
+                : .deviation("\(reason) (observed: \(failures.joined(separator: "; ")))")
+        }
+        let declared = Deviation.cases(of: clause, in: deviations)
+        var problems: [String] = []
+        var observed: [String: String] = [:]
+        for result in cases {
+            let reason = declared[result.name]
+            switch (result.outcome, reason) {
+            case (.passed, nil):
+                break
+            case (.passed, let reason?):
+                problems.append("declared deviation not observed in case \(result.name) (declared: \(reason))")
+            case (.failed(let message), nil):
+                problems.append("\(result.name): \(message)")
+            case (.failed(let message), _?):
+                observed[result.name] = "\(result.name): \(message)"
+            case (.crashed(let message), let reason), (.timedOut(let message), let reason):
+                let what = if case .crashed = result.outcome { "crashed" } else { "hung" }
+                problems.append(
+                    "\(result.name): \(message)"
+                        + (reason.map {
+                            " (a deviation is declared for this case, \"\($0)\", but the case \(what) before its "
+                                + "checks could show it: declared deviation not observed)"
+                        } ?? ""))
+            }
+        }
+        let ran = Set(cases.map(\.name))
+        for name in clause.cases where declared[name] != nil && !ran.contains(name) {
+            problems.append(
+                "declared deviation not observed in case \(name): the case did not run (declared: \(declared[name]!))")
+        }
+        problems += outside
+        if !problems.isEmpty { return .failed(problems.joined(separator: "; ")) }
+        if declared.isEmpty { return .passed }
+        return .deviation(
+            declared.keys.sorted().map { "\($0): \(declared[$0] ?? "") (observed: \(observed[$0] ?? ""))" }
+                .joined(separator: "; "))
+    }
+
+    /// What running a clause body showed: how each top-level case ended, what failed outside the cases, the grace
+    /// waits; or, instead of running it, the members of its capabilities that the adapter does not implement.
+    struct Execution: Sendable {
+        var cases: [CaseResult] = []
+        var outside: [String] = []
+        var graceWaits = 0
+        var usedAssimilationHelper = false
+        var missingMembers: String?
+
+        /// Adds what one thread of the clause did.
+        mutating func absorb(_ state: CaseProgress.State) {
+            cases += state.results
+            graceWaits += state.graceWaits
+            usedAssimilationHelper = usedAssimilationHelper || state.usedAssimilationHelper
         }
     }
 
-    /// What running a clause body showed: the failure message of a case not declared as a deviation, the grace
-    /// waits, the departures seen in the cases declared as deviations (case name → message), and the cases entered;
-    /// or, instead of running it, the members of its capabilities that the adapter does not implement.
-    struct Execution: Sendable {
-        var failure: String?
-        var graceWaits = 0
-        var observed: [String: String] = [:]
-        var usedAssimilationHelper = false
-        var casesRun: [String] = []
-        var missingMembers: String?
+    /// What a thread running a clause needs.
+    struct Attempt: Sendable {
+        let clause: Clause
+        let adapter: ErasedAdapter
+        let timeout: Duration
+        let stress: Bool
+        let grace: Duration
+        let events: (@Sendable (CaseEvent) -> Void)?
     }
 
-    private static func execute(
-        _ clause: Clause, _ adapter: ErasedAdapter, caseDeviations: [String: String], timeout: Duration,
-        stress: Bool, grace: Duration
-    ) async -> Execution {
-        let deadline = DispatchTime.now() + timeout.dispatchInterval
-        return await withCheckedContinuation { continuation in
-            let once = Once()
-            let thread = Thread {
-                let context = ClauseContext(
-                    adapter: adapter, deadline: deadline, stress: stress, grace: grace.seconds,
-                    cycleDetectionLimit: cycleDetectionLimit.seconds, deviatingCases: Set(caseDeviations.keys))
-                let missing = AdapterMember.missing(in: adapter, for: clause.requires)
-                var message: String?
-                if missing.isEmpty {
-                    do {
-                        try clause.body(context)
-                    } catch let failure as ClauseFailure {
-                        message = failure.message
-                    } catch {
-                        message = "unexpected error \(error)"
-                    }
-                }
-                if once.claim() {
-                    continuation.resume(
-                        returning: Execution(
-                            failure: message, graceWaits: context.graceWaits, observed: context.observedDeviations,
-                            usedAssimilationHelper: context.usedAssimilationHelper, casesRun: context.casesRun,
-                            missingMembers: missing.isEmpty ? nil : AdapterMember.failureMessage(missing)))
-                }
-            }
-            thread.name = "PromiseConformance \(clause.id)"
-            thread.stackSize = clauseStackSize
-            thread.start()
-            // The watchdog: a clause stuck outside the suite's own waits (in the implementation) still ends.
-            DispatchQueue.global().asyncAfter(deadline: deadline + .seconds(2)) {
-                if once.claim() {
-                    continuation.resume(
-                        returning: Execution(failure: "timed out after \(timeout) (the clause did not return)"))
+    private static func execute(_ attempt: Attempt, skipping: Set<String>) async -> Execution {
+        await withCheckedContinuation { continuation in
+            run(attempt, skipping: skipping, soFar: Execution(), first: true) { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// Runs the clause body on a new thread, skipping the cases in `skipping`, and calls `done` with `soFar` and what
+    /// the thread did, once. When the watchdog finds the thread stuck in a case past the case's deadline plus
+    /// ``watchdogMargin``, the case is recorded as timed out, the thread is abandoned, and the cases not yet run go on
+    /// on another thread (this function again), so that `done` is called once, when every case had its turn.
+    private static func run(
+        _ attempt: Attempt, skipping: Set<String>, soFar: Execution, first: Bool,
+        done: @escaping @Sendable (Execution) -> Void
+    ) {
+        let caseTimeout = attempt.timeout.dispatchInterval
+        let progress = CaseProgress(deadline: .now() + caseTimeout, events: attempt.events)
+        let thread = Thread {
+            let context = ClauseContext(
+                adapter: attempt.adapter, caseTimeout: caseTimeout, progress: progress, stress: attempt.stress,
+                grace: attempt.grace.seconds, cycleDetectionLimit: cycleDetectionLimit.seconds, skipping: skipping)
+            let missing = first ? AdapterMember.missing(in: attempt.adapter, for: attempt.clause.requires) : []
+            var outside: String?
+            if missing.isEmpty {
+                do {
+                    try attempt.clause.body(context)
+                } catch let failure as ClauseFailure {
+                    outside = failure.message
+                } catch {
+                    outside = "unexpected error \(error)"
                 }
             }
+            guard let state = progress.finish() else { return }  // the watchdog gave up on this thread
+            var execution = soFar
+            execution.absorb(state)
+            if let outside { execution.outside.append(outside) }
+            if !missing.isEmpty { execution.missingMembers = AdapterMember.failureMessage(missing) }
+            done(execution)
+        }
+        thread.name = "PromiseConformance \(attempt.clause.id)"
+        thread.stackSize = clauseStackSize
+        thread.start()
+        let message =
+            "timed out after \(attempt.timeout): the case did not return (the implementation hung in a call, or a "
+            + "handler blocked), and the clause went on with its other cases"
+        watch(progress, margin: watchdogMargin.dispatchInterval, message: message) { state in
+            var execution = soFar
+            execution.absorb(state)
+            let ran = skipping.union(state.results.map(\.name))
+            let remaining = attempt.clause.cases.filter { !ran.contains($0) }
+            if state.current == nil {
+                let after = state.results.last.map { " (after case \($0.name))" } ?? ""
+                execution.outside.append(
+                    "timed out after \(attempt.timeout) outside its cases\(after): the clause did not return")
+            }
+            // Another thread for the cases left, as long as this one ended one at least (so that this ends).
+            guard !remaining.isEmpty, !state.results.isEmpty else { return done(execution) }
+            run(attempt, skipping: ran, soFar: execution, first: false, done: done)
+        }
+    }
+
+    /// Calls `stuck` once, if the thread behind `progress` is still in a case (or between cases) `margin` after its
+    /// deadline; looks again at each new deadline, and stops once the thread finished.
+    private static func watch(
+        _ progress: CaseProgress, margin: DispatchTimeInterval, message: String,
+        stuck: @escaping @Sendable (CaseProgress.State) -> Void
+    ) {
+        DispatchQueue.global().asyncAfter(deadline: progress.deadline + margin) {
+            if let state = progress.abandon(after: margin, message: message) { return stuck(state) }
+            if !progress.snapshot.finished { watch(progress, margin: margin, message: message, stuck: stuck) }
         }
     }
 }

@@ -10,15 +10,16 @@ import Foundation
 /// ```
 ///
 /// Options (see ``usage``): `--style NAME` (repeatable, or a comma list), `--clause PREFIX` (repeatable, or a comma
-/// list), `--format text|markdown|json`, `--timeout SECONDS`, `--stress`, `--in-process`, `--list` (the clauses with
-/// their cases), `--help`.
+/// list), `--format text|markdown|json`, `--timeout SECONDS` (the time limit of each case), `--stress`, `--in-process`,
+/// `--list` (the clauses with their cases), `--help`.
 ///
 /// Each clause runs in a child process of its own: the command re-executes its own executable with a hidden
-/// `--run-one CLAUSE --style NAME`, which runs that one clause and prints its result. A clause that crashes that
-/// process (a stack overflow, a trap, a double `resume`, a signal) is reported as failed with the signal, and the
-/// clauses after it still run. `--in-process` runs every clause in this process instead: a little faster, but the
-/// first crash ends the run. The command must therefore be the program's whole work: the executable, started again
-/// with those arguments, must reach `ConformanceCommand.run` with the same adapters.
+/// `--run-one CLAUSE --style NAME`, which runs that one clause, prints a line as each of its cases starts and ends, and
+/// then its result. When a case crashes that process (a stack overflow, a trap, a double `resume`, a signal), the case
+/// is reported as crashed, with the signal, and a new child process (`--skip-case NAME`, once per case already run)
+/// runs the clause's other cases; the clauses after it run as usual. `--in-process` runs every clause in this process
+/// instead: a little faster, but the first crash ends the run. The command must therefore be the program's whole work:
+/// the executable, started again with those arguments, must reach `ConformanceCommand.run` with the same adapters.
 ///
 /// The exit status is 0 when no clause failed, 1 when a clause failed that the style does not declare as a
 /// deviation (or a declared deviation was not observed), and 2 for a usage error.
@@ -34,8 +35,8 @@ public enum ConformanceCommand {
         case json
     }
 
-    /// The time limit of each clause on the command line, shorter than ``Conformance/defaultTimeout`` so that a
-    /// hanging clause (a declared deviation like a task that waits for itself) costs seconds, not half a minute.
+    /// The time limit of each case of a clause on the command line, shorter than ``Conformance/defaultTimeout`` so
+    /// that a hanging case (a declared deviation like a task that waits for itself) costs seconds, not half a minute.
     /// Raise it with `--timeout` on a slow machine.
     public static let defaultTimeout: Duration = .seconds(10)
 
@@ -50,11 +51,12 @@ public enum ConformanceCommand {
           --style NAME      only this implementation (repeatable, or a comma-separated list; case-insensitive)
           --clause PREFIX   only clauses whose id starts with PREFIX, e.g. 2.2, 2.3.3, swift. (repeatable, or a list)
           --format FORMAT   text (default), markdown or json
-          --timeout SECONDS the time limit of each clause (default 10); a clause that hangs fails after it
+          --timeout SECONDS the time limit of each case of a clause (default 10): a case that hangs is reported
+                            "timed out" after it (and a 2 s margin), and the clause's other cases still run
           --stress          many more race iterations and a 1,000,000-step chain (same as PROMISES_STRESS=1)
           --in-process      run every clause in this process; by default each clause runs in a child process, so
-                            that a clause that crashes (stack overflow, trap, signal) fails with its signal and the
-                            clauses after it still run
+                            that a case that crashes (stack overflow, trap, signal) is reported with its signal and
+                            the clause's other cases, and the clauses after it, still run
           --list            list the clauses, each with its cases as a deviation key names them (ID#CASE), and
                             exit
           --help            this text
@@ -63,7 +65,7 @@ public enum ConformanceCommand {
         then the suite's own swift.* clauses; one column per implementation. Each clause runs several cases. A cell is
           pass       every case held
           FAIL       a case did not hold, timed out, or crashed the process running it (signal named), or a declared
-                     deviation was not seen; "details:" below the table gives the case and what was seen
+                     deviation was not seen; "details:" below the table gives each such case and what was seen
           deviation  the implementation departs from the clause by design, as its adapter declares, and it was seen
           n/a        the adapter does not declare the capability the clause needs, or the requirement has no
                      meaning in typed Swift (listed with the reason below the table); never a pass
@@ -74,7 +76,7 @@ public enum ConformanceCommand {
         How long: the implementations run side by side, each clause in a child process; the three built-in styles
         take about 20-40 s in a debug build on 2 busy cores. Most clauses take milliseconds to a second (those that
         check that something does not happen wait a 30 ms grace period per check); swift.deepChain and swift.race
-        take longest, 2.3.1 waits at most 3 s for a cycle to be rejected, and a clause that hangs costs --timeout.
+        take longest, 2.3.1 waits at most 3 s for a cycle to be rejected, and each case that hangs costs --timeout.
 
         Exit status: 0 when no clause failed, 1 when a clause failed that the implementation does not declare as a
         deviation, 2 for a usage error or a deviation naming an unknown clause or case.
@@ -112,7 +114,9 @@ public enum ConformanceCommand {
                 errorOutput("promise-conformance: --run-one needs a known clause id and one known --style")
                 return 2
             }
-            output(ResultRecord(await runOneOpened(adapter, clause, options)).line)
+            let reporter = ChildReporter()
+            reporter.exitWhenStuck(limit: Conformance.silenceLimit(options.timeout))
+            reporter.report(await runOneOpened(adapter, clause, options, reporter: reporter))
             return Conformance.childExitCode
         }
         let clauses =
@@ -185,12 +189,16 @@ public enum ConformanceCommand {
     }
 
     private static func runOneOpened<A: PromiseAdapter>(
-        _ adapter: A, _ clause: Clause, _ options: Options
+        _ adapter: A, _ clause: Clause, _ options: Options, reporter: ChildReporter
     ) async -> ClauseResult {
-        await Conformance.run(adapter, clause: clause, timeout: options.timeout, stress: options.stress ? true : nil)
+        await Conformance.run(
+            ErasedAdapter(adapter), clause, timeout: options.timeout,
+            stress: options.stress || Conformance.stressFromEnvironment, grace: Conformance.defaultGrace,
+            skipping: Set(options.skipCases), events: reporter.report)
     }
 
-    /// Runs one clause in a child process: this executable, started again with `--run-one`.
+    /// Runs one clause in child processes: this executable, started again with `--run-one`, and again, skipping the
+    /// cases already run, after a child that died in a case (``Conformance/runInChildren(_:deviations:runChild:)``).
     private static func runInChild<A: PromiseAdapter>(
         _ adapter: A, _ clause: Clause, _ options: Options
     ) async -> ClauseResult {
@@ -199,19 +207,11 @@ public enum ConformanceCommand {
             "--run-one", clause.id, "--style", adapter.name, "--timeout", "\(options.timeout.seconds)",
         ]
         if options.stress { arguments.append("--stress") }
-        let clock = ContinuousClock()
-        let start = clock.now
-        let end = await Conformance.runChild(
-            Conformance.currentExecutable, arguments, limit: options.timeout + .seconds(30))
-        if let launchError = end.launchError {
-            return ClauseResult(clause: clause, status: .failed(launchError), duration: clock.now - start)
+        return await Conformance.runInChildren(clause, deviations: adapter.deviations) { skipping in
+            await Conformance.runChild(
+                Conformance.currentExecutable, arguments + skipping.flatMap { ["--skip-case", $0] },
+                silenceLimit: Conformance.silenceLimit(options.timeout) + .seconds(10))
         }
-        if let outcome = ResultRecord(parsing: end.output), outcome.clause == clause.id {
-            return outcome.result(clause)
-        }
-        return Conformance.diedResult(
-            clause, declared: adapter.deviations[clause.id], signal: end.signal, exitCode: end.exitCode,
-            errorOutput: end.errorOutput, duration: clock.now - start)
     }
 
     struct UsageError: Error {
@@ -226,6 +226,8 @@ public enum ConformanceCommand {
         var stress = false
         var inProcess = false
         var runOne: String?
+        /// The cases `--run-one` does not run: those an earlier child process ran.
+        var skipCases: [String] = []
         var list = false
         var help = false
 
@@ -263,6 +265,7 @@ public enum ConformanceCommand {
                 case "--stress": stress = true
                 case "--in-process": inProcess = true
                 case "--run-one": runOne = try inline ?? value(name)
+                case "--skip-case": skipCases.append(try inline ?? value(name))
                 case "--list": list = true
                 case "--help", "-h": help = true
                 default: throw UsageError(message: "unknown argument \(argument)")

@@ -62,15 +62,22 @@ extension Conformance {
     /// Runs `clauses` over the implementation behind `adapter`, each clause in a child process of the running test,
     /// so that a clause that crashes the process is reported instead of ending the test run.
     ///
-    /// A clause whose process dies (a stack overflow, a trap such as a force-unwrap or a double `resume`, any
-    /// signal) is ``ClauseStatus/failed(_:)`` with "crashed", the clause's id and the signal (SIGSEGV for a stack
-    /// overflow on Linux), or a ``ClauseStatus/deviation(_:)`` when the adapter declares one for that clause; the
-    /// clauses after it run and report as usual.
+    /// The child reports each top-level case as it starts and ends. When a case kills the process (a stack overflow,
+    /// a trap such as a force-unwrap or a double `resume`, any signal), that case is recorded as crashed
+    /// (``CaseResult/Outcome/crashed(_:)``: the signal, what it may mean, and the telling lines of the child's error
+    /// output), and a new child runs the clause's cases that had no turn yet; the clause is then
+    /// ``ClauseStatus/failed(_:)`` with every failing case named (`"<case>: crashed: the process running <clause> was
+    /// killed by signal 11 (SIGSEGV): ..."`), or a ``ClauseStatus/deviation(_:)`` when the adapter declares one for the
+    /// whole clause. The clauses after it run and report as usual. A case that hangs is recorded as timed out by the
+    /// child's watchdog, and the child goes on with the next case; a child that stops making progress altogether (no
+    /// case started or ended for twice the time limit of a case, and 10 s more) ends itself, and the case it was in is
+    /// recorded as timed out.
     ///
     /// Each clause is a Swift Testing exit test: call this from a Swift Testing test (not from XCTest, nor outside a
     /// test). The child process rebuilds the adapter from its `Codable` encoding and finds its type by name, so the
     /// adapter type must be `Codable` and declared at file scope (not inside a function). A clause costs a process
-    /// start, some tens of milliseconds, on top of its own time.
+    /// start, some tens of milliseconds, on top of its own time, and one more for each case that crashed. `timeout` is
+    /// the time limit of each case.
     public static func runIsolated<A: PromiseAdapter & Codable>(
         _ adapter: A, clauses: [Clause] = Clause.all, timeout: Duration = defaultTimeout, stress: Bool? = nil,
         grace: Duration = defaultGrace, sourceLocation: SourceLocation = #_sourceLocation
@@ -92,10 +99,8 @@ extension Conformance {
         grace: Duration = defaultGrace, sourceLocation: SourceLocation = #_sourceLocation
     ) async -> ClauseResult {
         if let skipped = skipped(clause, capabilities: adapter.capabilities) { return skipped }
-        let clock = ContinuousClock()
-        let start = clock.now
         func failed(_ message: String) -> ClauseResult {
-            ClauseResult(clause: clause, status: .failed(message), duration: clock.now - start)
+            ClauseResult(clause: clause, status: .failed(message))
         }
         guard let typeName = _mangledTypeName(A.self) else { return failed("the adapter type \(A.self) has no name") }
         let encoded: Data
@@ -104,24 +109,24 @@ extension Conformance {
         } catch {
             return failed("could not encode the adapter for the child process: \(error)")
         }
-        let request = ChildRequest(
-            typeName: typeName, adapter: encoded, clause: clause.id, timeout: milliseconds(timeout),
-            grace: milliseconds(grace), stress: stress ?? stressFromEnvironment)
-        guard let end = await runExitTest(request, sourceLocation: sourceLocation) else {
-            return failed("the child process running the clause exited with success, without a result")
+        return await runInChildren(clause, deviations: adapter.deviations) { skipping in
+            let request = ChildRequest(
+                typeName: typeName, adapter: encoded, clause: clause.id, timeout: milliseconds(timeout),
+                grace: milliseconds(grace), stress: stress ?? stressFromEnvironment, skipCases: skipping)
+            guard let end = await runExitTest(request, sourceLocation: sourceLocation) else {
+                return ChildEnd(
+                    launchError: "the child process running the clause exited with success, without a result")
+            }
+            var child = ChildEnd(
+                output: String(decoding: end.standardOutputContent, as: UTF8.self),
+                errorOutput: end.standardErrorContent)
+            switch end.exitStatus {
+            case .signal(let number): child.signal = number
+            case .exitCode(let code): child.exitCode = code
+            @unknown default: break
+            }
+            return child
         }
-        let output = String(decoding: end.standardOutputContent, as: UTF8.self)
-        if let outcome = ResultRecord(parsing: output), outcome.clause == clause.id { return outcome.result(clause) }
-        var signal: Int32?
-        var exitCode: Int32?
-        switch end.exitStatus {
-        case .signal(let number): signal = number
-        case .exitCode(let code): exitCode = code
-        @unknown default: break
-        }
-        return diedResult(
-            clause, declared: adapter.deviations[clause.id], signal: signal, exitCode: exitCode,
-            errorOutput: String(decoding: end.standardErrorContent, as: UTF8.self), duration: clock.now - start)
     }
 
     private static func milliseconds(_ duration: Duration) -> Int {
@@ -150,28 +155,36 @@ struct ChildRequest: Codable, Sendable {
     let timeout: Int
     let grace: Int
     let stress: Bool
+    /// The cases not to run: those an earlier child process ran.
+    let skipCases: [String]
 
-    /// In the child: runs the clause, prints its outcome and exits with ``Conformance/childExitCode``.
+    /// In the child: runs the clause (each case reported as it starts and ends), prints its outcome and exits with
+    /// ``Conformance/childExitCode``.
     func runInThisProcess() async -> Never {
-        let result: ClauseResult
+        let reporter = ChildReporter()
+        reporter.exitWhenStuck(limit: Conformance.silenceLimit(.milliseconds(timeout)))
         if let clause = Clause.named(self.clause) {
+            let result: ClauseResult
             if let type = _typeByName(typeName) as? any (PromiseAdapter & Decodable).Type {
-                result = await run(type, clause)
+                result = await run(type, clause, reporter)
             } else {
                 result = ClauseResult(
                     clause: clause, status: .failed("the child process found no adapter type named \(typeName)"))
             }
-            print(ResultRecord(result).line)
+            reporter.report(result)
         }
         fflush(nil)
         exit(Conformance.childExitCode)
     }
 
-    private func run<A: PromiseAdapter & Decodable>(_ type: A.Type, _ clause: Clause) async -> ClauseResult {
+    private func run<A: PromiseAdapter & Decodable>(
+        _ type: A.Type, _ clause: Clause, _ reporter: ChildReporter
+    ) async -> ClauseResult {
         do {
             let adapter = try JSONDecoder().decode(type, from: self.adapter)
             return await Conformance.run(
-                adapter, clause: clause, timeout: .milliseconds(timeout), stress: stress, grace: .milliseconds(grace))
+                ErasedAdapter(adapter), clause, timeout: .milliseconds(timeout), stress: stress,
+                grace: .milliseconds(grace), skipping: Set(skipCases), events: reporter.report)
         } catch {
             return ClauseResult(
                 clause: clause, status: .failed("the child process could not decode the adapter: \(error)"))

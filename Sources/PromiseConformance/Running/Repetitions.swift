@@ -44,6 +44,7 @@ extension Conformance {
     static func combine(_ results: [ClauseResult], flaky reason: String?) -> ClauseResult {
         precondition(!results.isEmpty, "a clause runs at least once")
         let first = results[0]
+        guard results.count > 1 else { return first }  // its own verdict, with its cases' results
         let failures = results.compactMap { result -> String? in
             guard case .failed(let message) = result.status else { return nil }
             return message
@@ -72,6 +73,7 @@ extension Conformance {
         return ClauseResult(
             clause: first.clause, status: status, duration: results.reduce(.zero) { $0 + $1.duration },
             graceWaits: results.reduce(0) { $0 + $1.graceWaits },
-            assimilatedByHelper: results.contains { $0.assimilatedByHelper }, casesRun: casesRun)
+            assimilatedByHelper: results.contains { $0.assimilatedByHelper }, casesRun: casesRun,
+            caseResults: (results.first { $0.status.isFailure } ?? first).caseResults)
     }
 }
