@@ -120,7 +120,9 @@ import Testing
         let process = Process()
         process.executableURL = fixture
         process.arguments = [
-            "--clause", "2.2.7.1,swift.deepChain,swift.release", "--format", "json", "--timeout",
+            "--clause", "2.2.7.1,swift.deepChain,swift.release", "--style",
+            "Flawed(recursiveRelease),Flawed(retainCycle)",
+            "--format", "json", "--timeout",
             "\(TestEnvironment.hangGuard)",
         ]
         let output = Pipe()
@@ -148,6 +150,15 @@ import Testing
         let message = crashing["swift.deepChain"]?.message ?? ""
         #expect(message.contains("crashed: the process running swift.deepChain"), "\(message)")
         TestEnvironment.expectStackOverflowCrash(message)
+        // The crash is the dropped chain's: the message names that case, and the clause's other cases ran (in a second
+        // child process) and passed.
+        let deepChain = try #require(
+            (styles[0]["results"] as? [[String: Any]])?.first { $0["clause"] as? String == "swift.deepChain" })
+        let cases = try #require(deepChain["cases"] as? [[String: Any]])
+        #expect(cases.map { $0["name"] as? String } == Clause.named("swift.deepChain")?.cases)
+        let crashed = cases.filter { $0["outcome"] as? String == "crashed" }.compactMap { $0["name"] as? String }
+        #expect(crashed.count == 1 && message.hasPrefix("\(crashed.first ?? "?"): crashed: "), "\(message)")
+        #expect(cases.filter { $0["outcome"] as? String == "passed" }.count == cases.count - 1, "\(cases)")
         #expect(crashing["swift.release"]?.status == "passed", "the clause after the crash ran")
         #expect(try results(1)["swift.release"]?.status == "failed")
     }

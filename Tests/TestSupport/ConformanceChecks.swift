@@ -1,11 +1,11 @@
 import PromiseConformance
 import Testing
 
-/// How long the tests give each clause: the hang guard, since the clauses' work shares the cores with every other
+/// How long the tests give each case of a clause: the hang guard, since the clauses' work shares the cores with every other
 /// test (and under the thread sanitizer, which slows the 100,000-step chains of `swift.deepChain` by an order of
 /// magnitude, with a tenth of their speed).
 extension TestEnvironment {
-    /// The time limit of a clause in the tests: ``hangGuard``.
+    /// The time limit of each case of a clause in the tests: ``hangGuard``.
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     public static var clauseTimeout: Duration { .seconds(hangGuard) }
 
@@ -26,9 +26,9 @@ extension TestEnvironment {
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public enum ClauseCheck {
     /// The time limit of `clause` for `adapter`: ``TestEnvironment/clauseTimeout``, or, for a clause the adapter
-    /// declares as a deviation, 5 s (20 s under the thread sanitizer). A declared deviation that hangs (a task waiting
-    /// for itself) shows as soon as the clause times out, and the shorter limit keeps such clauses from dominating the
-    /// run.
+    /// declares as a deviation, 5 s (20 s under the thread sanitizer), for each of its cases. A declared deviation that
+    /// hangs (a task waiting for itself) shows as soon as its case times out, and the shorter limit keeps such clauses
+    /// from dominating the run.
     public static func timeout(_ adapter: some PromiseAdapter, _ clause: Clause) -> Duration {
         guard adapter.deviations[clause.id] != nil else { return TestEnvironment.clauseTimeout }
         return TestEnvironment.isThreadSanitized ? .seconds(20) : .seconds(5)
