@@ -74,7 +74,7 @@ public enum ConformanceCommand {
         Below the table: one summary line per implementation, then the details of every FAIL and deviation.
 
         How long: the implementations run side by side, each clause in a child process; the three built-in styles
-        take about 20-40 s in a debug build on 2 busy cores. Most clauses take milliseconds to a second (those that
+        take about 30-45 s in a debug build on 2 busy cores. Most clauses take milliseconds to a second (those that
         check that something does not happen wait a 30 ms grace period per check); swift.deepChain and swift.race
         take longest, 2.3.1 waits at most 3 s for a cycle to be rejected, and each case that hangs costs --timeout.
 
