@@ -21,7 +21,7 @@ import Testing
         // In this process: re-executing the test binary for each clause would not reach the command.
         let status = await ConformanceCommand.run(
             adapters: adapters, arguments: arguments + ["--in-process"], output: output.write,
-            errorOutput: errors.write)
+            errorOutput: errors.write, commandName: "promise-conformance")
         return (status, output.text, errors.text)
     }
 

@@ -103,3 +103,34 @@ private struct SometimesTwiceAdapter: PromiseAdapter {
         #expect(errors.contains { $0.contains("both a deviation and a flaky departure") })
     }
 }
+
+@Suite(.offThePool) struct RepeatAndHelpOptions {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func repeatRunsEachClauseThatManyTimesAndSaysHowOftenItFailed() async {
+        let output = Locked<[String]>([])
+        let status = await ConformanceCommand.run(
+            adapters: [SometimesTwiceAdapter(badRuns: [1, 2])],
+            arguments: ["--clause", "2.2.2.3", "--in-process", "--repeat", "5", "--format", "json"],
+            output: { line in output.withLock { $0.append(line) } }, errorOutput: { _ in })
+        #expect(status == 1)
+        let text = output.withLock { $0.joined(separator: "\n") }
+        #expect(text.contains("failed in 2 of 5 repetitions"), "\(text)")
+    }
+
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func helpAndErrorsNameTheCommandAsItWasStarted() async {
+        let output = Locked<[String]>([])
+        let errors = Locked<[String]>([])
+        let help = await ConformanceCommand.run(
+            adapters: [ReferenceAdapter()], arguments: ["--help"],
+            output: { line in output.withLock { $0.append(line) } }, errorOutput: { _ in }, commandName: "my-check")
+        #expect(help == 0)
+        #expect(output.withLock { $0.joined() }.hasPrefix("usage: my-check [--style NAME]"))
+        let usage = await ConformanceCommand.run(
+            adapters: [ReferenceAdapter()], arguments: ["--repeat", "0"], output: { _ in },
+            errorOutput: { line in errors.withLock { $0.append(line) } }, commandName: "my-check")
+        #expect(usage == 2)
+        #expect(errors.withLock { $0.joined() }.hasPrefix("my-check: --repeat needs a positive number of runs"))
+        #expect(ConformanceCommand.usage.hasPrefix("usage: promise-conformance "))
+    }
+}

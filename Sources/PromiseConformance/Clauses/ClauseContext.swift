@@ -103,6 +103,39 @@ final class ClauseContext: @unchecked Sendable {
         return message
     }
 
+    /// Waits for `recorder`'s first event for as long as the work it waits for keeps going: `reached()` says how far
+    /// it got (the steps of a chain, say), and each time that has grown the running case's deadline moves to
+    /// ``caseTimeout`` from now, which the watchdog sees. So the limit scales with the work measured: a slow machine
+    /// or a busy one gets more time while the work moves, and a hang still fails after ``caseTimeout`` without a step.
+    /// `longest` bounds the whole wait, as a number of ``caseTimeout``s.
+    func waitWhileProgressing(
+        _ recorder: Recorder<Outcome>, _ what: String, of total: Int, longest: Int = 10, reached: () -> Int
+    ) throws {
+        let start = DispatchTime.now()
+        var cap = start
+        for _ in 0..<longest { cap = cap + caseTimeout }
+        var last = reached()
+        while true {
+            do {
+                return try recorder.wait(for: 1, what, in: self, until: min(cap, .now() + .milliseconds(250)))
+            } catch let failure as ClauseFailure {
+                let now = DispatchTime.now()
+                let steps = reached()
+                if steps > last, now < cap {
+                    last = steps
+                    progress.extendDeadline(to: .now() + caseTimeout)
+                    continue
+                }
+                if now < min(deadline, cap) { continue }
+                if steps == 0 { throw failure }
+                let seconds = String(format: "%.1f", Double(now.uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
+                let why = now >= cap ? "still going after \(longest) case time limits" : "no step since the last"
+                throw self.failure(
+                    "timed out waiting for \(what): \(why), \(steps) of \(total) steps in \(seconds) s")
+            }
+        }
+    }
+
     /// Waits long enough for a misbehaviour (an early or a repeated call, a settlement that must not happen) to show.
     ///
     /// First every queue the clause made, and Dispatch's global queue (where most libraries run handlers that have

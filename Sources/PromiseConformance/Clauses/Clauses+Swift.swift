@@ -216,6 +216,7 @@ let swiftClauses: [Clause] = [
         ]
     ) { context in
         let length = context.settledChainLength
+        let checkpointSpacing = length / 20
         let serial = context.markedQueue("chain").queue
         func chain(
             _ name: String, queue: DispatchQueue? = nil, settlement: Settlement,
@@ -224,9 +225,18 @@ let swiftClauses: [Clause] = [
             try context.inCase(name) {
                 let root = context.pending()
                 var last = root.promise
-                for _ in 0..<length { last = context.then(last, on: queue, onFulfilled: step) }
+                // Checkpoints along the chain say how far the settlement got, so that a slow machine gets more time
+                // while the chain moves (`waitWhileProgressing`), and a stalled chain says where it stopped.
+                var checkpoints: [Recorder<Outcome>] = []
+                for index in 1...length {
+                    last = context.then(last, on: queue, onFulfilled: step)
+                    if index % checkpointSpacing == 0, index < length { checkpoints.append(context.observe(last)) }
+                }
                 let recorder = context.observe(last)
                 context.settle(root, settlement)
+                try context.waitWhileProgressing(recorder, "the end of the chain", of: length) {
+                    checkpoints.prefix { $0.count > 0 }.count * checkpointSpacing
+                }
                 try context.expect(recorder, settlement.outcome, "the end of the chain")
             }
         }

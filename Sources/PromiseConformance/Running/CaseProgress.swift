@@ -6,6 +6,8 @@ enum CaseEvent: Sendable {
     case started(String)
     /// The case ended (or, when the watchdog gave up on it, was declared timed out).
     case ended(CaseResult)
+    /// The case is still running and made progress: its deadline moved (``CaseProgress/extendDeadline(to:)``).
+    case progressed(String)
 }
 
 /// Where one run of a clause body stands: the top-level case its thread is in and that case's deadline, how the cases
@@ -71,6 +73,16 @@ final class CaseProgress: Sendable {
             state.deadline = nextDeadline
             state.results.append(result)
             events?(.ended(result))
+        }
+    }
+
+    /// The running case made progress: its deadline moves to `deadline`, which the watchdog sees, and a child process
+    /// tells its parent that it is alive. Ignored once abandoned, or between cases.
+    func extendDeadline(to deadline: DispatchTime) {
+        state.withLock { state in
+            guard !state.abandoned, let current = state.current else { return }
+            state.deadline = deadline
+            events?(.progressed(current))
         }
     }
 

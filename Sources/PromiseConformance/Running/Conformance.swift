@@ -63,26 +63,29 @@ public enum Conformance {
         let erased = ErasedAdapter(adapter)
         var results: [ClauseResult] = []
         for clause in clauses {
-            let count =
-                skipped(clause, capabilities: erased.capabilities) == nil
-                ? Self.repetitions(of: clause, flakyDepartures: erased.flakyDepartures, asked: repetitions) : 1
-            var runs: [ClauseResult] = []
-            for _ in 0..<count {
-                runs.append(
-                    await run(erased, clause, timeout: timeout, stress: stress ?? stressFromEnvironment, grace: grace))
-            }
-            results.append(combine(runs, flaky: erased.flakyDepartures[clause.id]))
+            results.append(
+                await repeated(
+                    clause, capabilities: erased.capabilities, flakyDepartures: erased.flakyDepartures,
+                    asked: repetitions
+                ) {
+                    await run(erased, clause, timeout: timeout, stress: stress ?? stressFromEnvironment, grace: grace)
+                })
         }
         return ConformanceReport(adapterName: adapter.name, capabilities: adapter.capabilities, results: results)
     }
 
-    /// Runs one clause over the implementation behind `adapter`; `timeout` is the time limit of each of its cases.
+    /// Runs one clause over the implementation behind `adapter`; `timeout` is the time limit of each of its cases. A
+    /// clause declared in ``PromiseAdapter/flakyDepartures`` runs ``flakyRepetitions`` times.
     public static func run<A: PromiseAdapter>(
         _ adapter: A, clause: Clause, timeout: Duration = defaultTimeout, stress: Bool? = nil,
         grace: Duration = defaultGrace
     ) async -> ClauseResult {
-        await run(
-            ErasedAdapter(adapter), clause, timeout: timeout, stress: stress ?? stressFromEnvironment, grace: grace)
+        let erased = ErasedAdapter(adapter)
+        return await repeated(
+            clause, capabilities: erased.capabilities, flakyDepartures: erased.flakyDepartures, asked: 1
+        ) {
+            await run(erased, clause, timeout: timeout, stress: stress ?? stressFromEnvironment, grace: grace)
+        }
     }
 
     static var stressFromEnvironment: Bool {

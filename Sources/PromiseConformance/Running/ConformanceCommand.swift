@@ -40,47 +40,62 @@ public enum ConformanceCommand {
     /// Raise it with `--timeout` on a slow machine.
     public static let defaultTimeout: Duration = .seconds(10)
 
-    /// The help text.
-    public static let usage = """
-        usage: promise-conformance [--style NAME]... [--clause PREFIX]... [--format text|markdown|json]
-                                   [--timeout SECONDS] [--stress] [--in-process] [--list] [--help]
+    /// The help text, as the package's `promise-conformance` shows it.
+    public static let usage = usage(for: "promise-conformance")
 
-        Runs the Promises/A+-style conformance suite over promise implementations and prints the matrix:
-        clauses as rows, implementations as columns, cells pass / FAIL / deviation / n/a.
+    /// The name this process was started as (the last component of its path): a command built over other adapters
+    /// names itself in its help text and its errors.
+    public static var executableName: String {
+        CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? Substring($0)) }
+            ?? "promise-conformance"
+    }
 
-          --style NAME      only this implementation (repeatable, or a comma-separated list; case-insensitive)
-          --clause PREFIX   only clauses whose id starts with PREFIX, e.g. 2.2, 2.3.3, swift. (repeatable, or a list)
-          --format FORMAT   text (default), markdown or json
-          --timeout SECONDS the time limit of each case of a clause (default 10): a case that hangs is reported
-                            "timed out" after it (and a 2 s margin), and the clause's other cases still run
-          --stress          many more race iterations and a 1,000,000-step chain (same as PROMISES_STRESS=1)
-          --in-process      run every clause in this process; by default each clause runs in a child process, so
-                            that a case that crashes (stack overflow, trap, signal) is reported with its signal and
-                            the clause's other cases, and the clauses after it, still run
-          --list            list the clauses, each with its cases as a deviation key names them (ID#CASE), and
-                            exit
-          --help            this text
+    /// The help text of a command named `name`.
+    public static func usage(for name: String) -> String {
+        let indent = String(repeating: " ", count: name.count)
+        return """
+            usage: \(name) [--style NAME]... [--clause PREFIX]... [--format text|markdown|json]
+                   \(indent) [--timeout SECONDS] [--stress] [--repeat N] [--in-process] [--list] [--help]
 
-        Reading the matrix: one row per clause, the 34 numbered requirements of Promises/A+ 1.1 section 2 by number,
-        then the suite's own swift.* clauses; one column per implementation. Each clause runs several cases. A cell is
-          pass       every case held
-          FAIL       a case did not hold, timed out, or crashed the process running it (signal named), or a declared
-                     deviation was not seen; "details:" below the table gives each such case and what was seen
-          deviation  the implementation departs from the clause by design, as its adapter declares, and it was seen
-          n/a        the adapter does not declare the capability the clause needs, or the requirement has no
-                     meaning in typed Swift (listed with the reason below the table); never a pass
-          (helper)   after a 2.3.3 cell: the verdict is about Assimilation.resolve, the suite's own procedure the
-                     adapter uses, not about the library
-        Below the table: one summary line per implementation, then the details of every FAIL and deviation.
+            Runs the Promises/A+-style conformance suite over promise implementations and prints the matrix:
+            clauses as rows, implementations as columns, cells pass / FAIL / deviation / n/a.
 
-        How long: the implementations run side by side, each clause in a child process; the three built-in styles
-        take about 30-45 s in a debug build on 2 busy cores. Most clauses take milliseconds to a second (those that
-        check that something does not happen wait a 30 ms grace period per check); swift.deepChain and swift.race
-        take longest, 2.3.1 waits at most 3 s for a cycle to be rejected, and each case that hangs costs --timeout.
+              --style NAME      only this implementation (repeatable, or a comma-separated list; case-insensitive)
+              --clause PREFIX   only clauses whose id starts with PREFIX, e.g. 2.2, 2.3.3, swift. (repeatable, or a list)
+              --format FORMAT   text (default), markdown or json
+              --timeout SECONDS the time limit of each case of a clause (default 10): a case that hangs is reported
+                                "timed out" after it (and a 2 s margin), and the clause's other cases still run
+              --stress          many more race iterations and a 1,000,000-step chain (same as PROMISES_STRESS=1)
+              --repeat N        run each clause N times; a clause that fails in some runs says how often ("failed in 3
+                                of 10 repetitions"); a clause the adapter declares a flaky departure runs 10 times at least
+              --in-process      run every clause in this process; by default each clause runs in a child process, so
+                                that a case that crashes (stack overflow, trap, signal) is reported with its signal and
+                                the clause's other cases, and the clauses after it, still run
+              --list            list the clauses, each with its cases as a deviation key names them (ID#CASE), and
+                                exit
+              --help            this text
 
-        Exit status: 0 when no clause failed, 1 when a clause failed that the implementation does not declare as a
-        deviation, 2 for a usage error or a deviation naming an unknown clause or case.
-        """
+            Reading the matrix: one row per clause, the 34 numbered requirements of Promises/A+ 1.1 section 2 by number,
+            then the suite's own swift.* clauses; one column per implementation. Each clause runs several cases. A cell is
+              pass       every case held
+              FAIL       a case did not hold, timed out, or crashed the process running it (signal named), or a declared
+                         deviation was not seen; "details:" below the table gives each such case and what was seen
+              deviation  the implementation departs from the clause by design, as its adapter declares, and it was seen
+              n/a        the adapter does not declare the capability the clause needs, or the requirement has no
+                         meaning in typed Swift (listed with the reason below the table); never a pass
+              (helper)   after a 2.3.3 cell: the verdict is about Assimilation.resolve, the suite's own procedure the
+                         adapter uses, not about the library
+            Below the table: one summary line per implementation, then the details of every FAIL and deviation.
+
+            How long: the implementations run side by side, each clause in a child process; the three built-in styles
+            take about 30-45 s in a debug build on 2 busy cores. Most clauses take milliseconds to a second (those that
+            check that something does not happen wait a 30 ms grace period per check); swift.deepChain and swift.race
+            take longest, 2.3.1 waits at most 3 s for a cycle to be rejected, and each case that hangs costs --timeout.
+
+            Exit status: 0 when no clause failed, 1 when a clause failed that the implementation does not declare as a
+            deviation, 2 for a usage error or a deviation naming an unknown clause or case.
+            """
+    }
 
     /// Parses `arguments` (without the program name), runs the suite over the selected `adapters` side by side,
     /// prints the matrix to standard output, and returns the exit status.
@@ -93,13 +108,15 @@ public enum ConformanceCommand {
     public static func run(
         adapters: [any PromiseAdapter], arguments: [String],
         output: @Sendable (String) -> Void = { print($0) },
-        errorOutput: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        errorOutput: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
+        commandName: String = executableName
     ) async -> Int32 {
+        let usage = usage(for: commandName)
         let options: Options
         do {
             options = try Options(arguments)
         } catch {
-            errorOutput("promise-conformance: \((error as? UsageError)?.message ?? "\(error)")\n\n\(usage)")
+            errorOutput("\(commandName): \((error as? UsageError)?.message ?? "\(error)")\n\n\(usage)")
             return 2
         }
         if options.help {
@@ -111,7 +128,7 @@ public enum ConformanceCommand {
             guard let clause = Clause.named(id), options.styles.count == 1,
                 let adapter = adapters.first(where: { $0.name.lowercased() == options.styles[0].lowercased() })
             else {
-                errorOutput("promise-conformance: --run-one needs a known clause id and one known --style")
+                errorOutput("\(commandName): --run-one needs a known clause id and one known --style")
                 return 2
             }
             let reporter = ChildReporter()
@@ -123,7 +140,7 @@ public enum ConformanceCommand {
             options.clausePrefixes.isEmpty
             ? Clause.all : Clause.all.filter { clause in options.clausePrefixes.contains { clause.id.hasPrefix($0) } }
         if clauses.isEmpty {
-            errorOutput("promise-conformance: no clause matches \(options.clausePrefixes.joined(separator: ", "))")
+            errorOutput("\(commandName): no clause matches \(options.clausePrefixes.joined(separator: ", "))")
             return 2
         }
         if options.list {
@@ -135,7 +152,7 @@ public enum ConformanceCommand {
             let known = Set(adapters.map { $0.name.lowercased() })
             if let unknown = options.styles.first(where: { !known.contains($0.lowercased()) }) {
                 errorOutput(
-                    "promise-conformance: unknown style \(unknown); known: "
+                    "\(commandName): unknown style \(unknown); known: "
                         + adapters.map(\.name).joined(separator: ", "))
                 return 2
             }
@@ -143,9 +160,11 @@ public enum ConformanceCommand {
             selected = adapters.filter { wanted.contains($0.name.lowercased()) }
         }
         for adapter in selected {
-            let errors = Conformance.deviationErrors(adapter.deviations)
+            let errors =
+                Conformance.deviationErrors(adapter.deviations)
+                + Conformance.flakyDepartureErrors(adapter.flakyDepartures, deviations: adapter.deviations)
             if !errors.isEmpty {
-                errorOutput("promise-conformance: \(adapter.name): " + errors.joined(separator: "\n  "))
+                errorOutput("\(commandName): \(adapter.name): " + errors.joined(separator: "\n  "))
                 return 2
             }
         }
@@ -179,11 +198,16 @@ public enum ConformanceCommand {
     ) async -> ConformanceReport {
         guard !options.inProcess else {
             return await Conformance.run(
-                adapter, clauses: clauses, timeout: options.timeout, stress: options.stress ? true : nil)
+                adapter, clauses: clauses, timeout: options.timeout, stress: options.stress ? true : nil,
+                repetitions: options.repetitions)
         }
         var results: [ClauseResult] = []
         for clause in clauses {
-            results.append(await runInChild(adapter, clause, options))
+            results.append(
+                await Conformance.repeated(
+                    clause, capabilities: adapter.capabilities, flakyDepartures: adapter.flakyDepartures,
+                    asked: options.repetitions
+                ) { await runInChild(adapter, clause, options) })
         }
         return ConformanceReport(adapterName: adapter.name, capabilities: adapter.capabilities, results: results)
     }
@@ -224,6 +248,8 @@ public enum ConformanceCommand {
         var format = Format.text
         var timeout = ConformanceCommand.defaultTimeout
         var stress = false
+        /// How many times each clause runs (`--repeat`).
+        var repetitions = 1
         var inProcess = false
         var runOne: String?
         /// The cases `--run-one` does not run: those an earlier child process ran.
@@ -263,6 +289,12 @@ public enum ConformanceCommand {
                     }
                     timeout = .milliseconds(Int(seconds * 1000))
                 case "--stress": stress = true
+                case "--repeat":
+                    let text = try inline ?? value(name)
+                    guard let count = Int(text), count > 0 else {
+                        throw UsageError(message: "--repeat needs a positive number of runs, not \(text)")
+                    }
+                    repetitions = count
                 case "--in-process": inProcess = true
                 case "--run-one": runOne = try inline ?? value(name)
                 case "--skip-case": skipCases.append(try inline ?? value(name))

@@ -98,6 +98,19 @@ extension Conformance {
         _ adapter: A, clause: Clause, timeout: Duration = defaultTimeout, stress: Bool? = nil,
         grace: Duration = defaultGrace, sourceLocation: SourceLocation = #_sourceLocation
     ) async -> ClauseResult {
+        await repeated(
+            clause, capabilities: adapter.capabilities, flakyDepartures: adapter.flakyDepartures, asked: 1
+        ) {
+            await runIsolatedOnce(
+                adapter, clause: clause, timeout: timeout, stress: stress, grace: grace, sourceLocation: sourceLocation)
+        }
+    }
+
+    /// One run of ``runIsolated(_:clause:timeout:stress:grace:sourceLocation:)``.
+    private static func runIsolatedOnce<A: PromiseAdapter & Codable>(
+        _ adapter: A, clause: Clause, timeout: Duration, stress: Bool?, grace: Duration,
+        sourceLocation: SourceLocation
+    ) async -> ClauseResult {
         if let skipped = skipped(clause, capabilities: adapter.capabilities) { return skipped }
         func failed(_ message: String) -> ClauseResult {
             ClauseResult(clause: clause, status: .failed(message))

@@ -43,7 +43,8 @@ struct CaseRecord: Codable, Sendable {
     }
 }
 
-/// The line a child process prints as a top-level case starts (`started`) or ends (`ended`).
+/// The line a child process prints as a top-level case starts (`started`), makes progress (`progressed`: its
+/// deadline moved, see ``ClauseContext/waitWhileProgressing(_:_:of:longest:reached:)``) or ends (`ended`).
 struct CaseEventRecord: Codable, Sendable {
     /// The prefix of the line. The parent finds it anywhere in a line, so that output the implementation printed
     /// without a newline does not hide it.
@@ -51,11 +52,14 @@ struct CaseEventRecord: Codable, Sendable {
 
     let started: String?
     let ended: CaseRecord?
+    /// The running case made progress (its deadline moved): the child is alive.
+    let progressed: String?
 
     init(_ event: CaseEvent) {
         switch event {
-        case .started(let name): (started, ended) = (name, nil)
-        case .ended(let result): (started, ended) = (nil, CaseRecord(result))
+        case .started(let name): (started, ended, progressed) = (name, nil, nil)
+        case .ended(let result): (started, ended, progressed) = (nil, CaseRecord(result), nil)
+        case .progressed(let name): (started, ended, progressed) = (nil, nil, name)
         }
     }
 
@@ -169,6 +173,7 @@ final class ChildReporter: Sendable {
             switch event {
             case .started(let name): state.running = name
             case .ended: state.running = nil
+            case .progressed: break
             }
             state.lastEvent = .now()
             Self.printLine(CaseEventRecord(event).line)

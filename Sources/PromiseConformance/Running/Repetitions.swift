@@ -13,6 +13,20 @@ extension Conformance {
         flakyDepartures[clause.id] == nil ? max(asked, 1) : max(asked, flakyRepetitions)
     }
 
+    /// Runs `clause` as many times as it should run (``repetitions(of:flakyDepartures:asked:)``; once when it is not
+    /// run at all, as it is then skipped each time), each with `once`, and combines the results.
+    static func repeated(
+        _ clause: Clause, capabilities: Capabilities, flakyDepartures: [String: String], asked: Int,
+        _ once: () async -> ClauseResult
+    ) async -> ClauseResult {
+        let count =
+            skipped(clause, capabilities: capabilities) == nil
+            ? repetitions(of: clause, flakyDepartures: flakyDepartures, asked: asked) : 1
+        var results: [ClauseResult] = []
+        for _ in 0..<count { results.append(await once()) }
+        return combine(results, flaky: flakyDepartures[clause.id])
+    }
+
     /// The errors in an adapter's ``PromiseAdapter/flakyDepartures``: each key must be a clause id (a flaky departure
     /// is declared for a whole clause), and a clause cannot be declared both a deviation and a flaky departure. Empty
     /// when every key is valid.

@@ -1,0 +1,80 @@
+// swift.deepChain measures a chain as it settles: a chain that keeps moving gets more time than one case's limit (a
+// slow or busy machine), and one that stops fails, saying how far it got.
+import Dispatch
+import Foundation
+import PromiseConformance
+import TestSupport
+import Testing
+
+/// The reference promise, but each handler run on the clause's "chain" queue (the case "on a serial queue") first
+/// works for `perStep`: a chain of 20,000 such steps takes several case time limits. With `stallAt`, the handler of
+/// that step waits for `release` instead: the chain stops there.
+private struct SlowChainAdapter: PromiseAdapter {
+    let base = ReferenceAdapter()
+    let perStep: Duration
+    var stallAt: Int?
+    let steps = Locked(0)
+    let release = DispatchSemaphore(value: 0)
+
+    var name: String { "SlowChain" }
+
+    func pending() -> (
+        promise: ReferencePromise<Sentinel>, fulfill: @Sendable (Sentinel) -> Void,
+        reject: @Sendable (any Error) -> Void
+    ) {
+        base.pending()
+    }
+
+    func then(
+        _ promise: ReferencePromise<Sentinel>, on queue: DispatchQueue?,
+        onFulfilled: (@Sendable (Sentinel) -> HandlerResult<ReferencePromise<Sentinel>>)?,
+        onRejected: (@Sendable (any Error) -> HandlerResult<ReferencePromise<Sentinel>>)?
+    ) -> ReferencePromise<Sentinel> {
+        guard queue?.label == "PromiseConformance.chain", let onFulfilled else {
+            return base.then(promise, on: queue, onFulfilled: onFulfilled, onRejected: onRejected)
+        }
+        let (perStep, stallAt, steps, release) = (perStep, stallAt, steps, release)
+        return base.then(
+            promise, on: queue,
+            onFulfilled: { value in
+                let step = steps.withLock { count in
+                    count += 1
+                    return count
+                }
+                if step == stallAt { release.wait() }
+                let clock = ContinuousClock()
+                let end = clock.now + perStep
+                while clock.now < end {}  // busy, as a loaded machine would be
+                return onFulfilled(value)
+            }, onRejected: onRejected)
+    }
+}
+
+@Suite(.offThePool) struct DeepChainUnderLoad {
+    static let clause = Clause.named("swift.deepChain")!
+
+    /// About 4 s of steps against a 1 s case limit: the case passes because the chain keeps moving.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func aChainThatKeepsMovingGetsMoreTimeThanOneCaseLimit() async {
+        let adapter = SlowChainAdapter(perStep: .microseconds(200))
+        let result = await Conformance.run(adapter, clause: Self.clause, timeout: .seconds(1))
+        #expect(result.status == .passed, "\(result.status)")
+        #expect(adapter.steps.withLock { $0 } >= 20_000)
+    }
+
+    /// A chain that stops half way fails at the case's limit, and says how far it got.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func aChainThatStopsFailsSayingHowFarItGot() async {
+        var adapter = SlowChainAdapter(perStep: .zero)
+        adapter.stallAt = 10_500
+        let result = await Conformance.run(adapter, clause: Self.clause, timeout: .seconds(1))
+        adapter.release.signal()
+        guard case .failed(let message) = result.status else {
+            Issue.record("expected a failure, got \(result.status)")
+            return
+        }
+        #expect(message.contains("on a serial queue: timed out waiting for the end of the chain"), "\(message)")
+        #expect(message.contains("10000 of 20000 steps"), "\(message)")
+        #expect(result.caseResults.filter(\.passed).count == 4, "the other cases still pass")
+    }
+}
