@@ -23,8 +23,11 @@ import Testing
         .rejectionBecomesFulfilment: ["2.2.1.2", "2.2.7.4", "swift.deepChain"],
         // Nothing it makes is ever freed: the settled promises, and the dropped chain.
         .retainCycle: ["swift.release", "swift.deepChain"],
-        // Racing resolvers both settle: the handler registered before sees two outcomes.
+        // Racing resolvers both settle, the second over the first: handlers registered before and after see different
+        // outcomes.
         .racyResolution: ["swift.race"],
+        // The same with nothing but an unlock and a lock between the check and the act: the calibrated race.
+        .splitResolution: ["swift.race"],
         // Handlers registered from racing threads run out of their threads' order.
         .racyRegistration: ["swift.concurrentRegistration"],
         // Dropping the 100,000-link unsettled chain overflows the clause's stack: the process dies of SIGSEGV (under the
@@ -37,7 +40,7 @@ import Testing
     static let losesHandlers: Set<Flaw> = [.dropsLateHandlers]
 
     /// The flaws that only a real race shows.
-    static let racyFlaws: [Flaw] = [.racyResolution, .racyRegistration]
+    static let racyFlaws: [Flaw] = [.racyResolution, .racyRegistration, .splitResolution]
 
     /// How many times ``racyFlawsFailEveryRun(_:)`` runs each racy flaw: 100 with `PROMISES_STRESS=1`, else 3.
     static let racyRuns = TestEnvironment.isStress ? 100 : 3
