@@ -80,6 +80,25 @@ import Testing
         }
     }
 
+    /// The calibrated race, a resolver with nothing but an unlock and a lock between its check and its act
+    /// (``Flaw/splitResolution``), fails `swift.race` by what the handlers of one round saw: not all the same outcome,
+    /// once each. No time is measured.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func calibratedRaceFailsByWhatTheHandlersSaw() async throws {
+        let clause = try #require(Clause.named("swift.race"))
+        let result = await Conformance.run(
+            FlawedAdapter(flaw: .splitResolution), clause: clause, timeout: TestEnvironment.clauseTimeout, stress: false
+        )
+        guard case .failed(let message) = result.status else {
+            Issue.record("expected swift.race to fail, but it was \(result.status)")
+            return
+        }
+        #expect(
+            message.contains(
+                /: round [0-9]+: handlers registered before, during and after saw \[.+\], \[.+\], \[.+\]$/),
+            "\(message)")
+    }
+
     /// Runs `clauses` over `FlawedAdapter(flaw:)` in this process. For a flaw that loses handlers, the clauses it
     /// breaks get a time limit of one second and the others the hang guard, like any clause.
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
