@@ -106,6 +106,12 @@ let package = Package(
             name: "crash-isolation-fixture", dependencies: ["FlawedPromises", "PromiseConformance"],
             path: "Tests/CrashIsolationFixture"
         ),
+        // How often the race clauses catch the flawed promises' races, over many fresh runs: a measurement run by hand
+        // (Tests/RaceCalibration/calibrate.sh; the figures are in Benchmarks/NOTES.md), not a test.
+        .executableTarget(
+            name: "race-calibration", dependencies: ["FlawedPromises", "PromiseConformance"],
+            path: "Tests/RaceCalibration", exclude: ["calibrate.sh"]
+        ),
         .testTarget(
             name: "ConformanceTests",
             dependencies: [

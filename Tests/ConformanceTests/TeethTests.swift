@@ -23,8 +23,11 @@ import Testing
         .rejectionBecomesFulfilment: ["2.2.1.2", "2.2.7.4", "swift.deepChain"],
         // Nothing it makes is ever freed: the settled promises, and the dropped chain.
         .retainCycle: ["swift.release", "swift.deepChain"],
-        // Racing resolvers both settle: the handler registered before sees two outcomes.
+        // Racing resolvers both settle, the second over the first: handlers registered before and after see different
+        // outcomes.
         .racyResolution: ["swift.race"],
+        // The same with nothing but an unlock and a lock between the check and the act: the calibrated race.
+        .splitResolution: ["swift.race"],
         // Handlers registered from racing threads run out of their threads' order.
         .racyRegistration: ["swift.concurrentRegistration"],
         // Dropping the 100,000-link unsettled chain overflows the clause's stack: the process dies of SIGSEGV (under the
@@ -37,7 +40,7 @@ import Testing
     static let losesHandlers: Set<Flaw> = [.dropsLateHandlers]
 
     /// The flaws that only a real race shows.
-    static let racyFlaws: [Flaw] = [.racyResolution, .racyRegistration]
+    static let racyFlaws: [Flaw] = [.racyResolution, .racyRegistration, .splitResolution]
 
     /// How many times ``racyFlawsFailEveryRun(_:)`` runs each racy flaw: 100 with `PROMISES_STRESS=1`, else 3.
     static let racyRuns = TestEnvironment.isStress ? 100 : 3
@@ -75,6 +78,25 @@ import Testing
             let report = await Self.run(flaw, clauses: Self.repeatedClauses, stress: false)
             try Self.expectExactFailures(report, of: flaw, "run \(run) of \(Self.racyRuns)")
         }
+    }
+
+    /// The calibrated race, a resolver with nothing but an unlock and a lock between its check and its act
+    /// (``Flaw/splitResolution``), fails `swift.race` by what the handlers of one round saw: not all the same outcome,
+    /// once each. No time is measured.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func calibratedRaceFailsByWhatTheHandlersSaw() async throws {
+        let clause = try #require(Clause.named("swift.race"))
+        let result = await Conformance.run(
+            FlawedAdapter(flaw: .splitResolution), clause: clause, timeout: TestEnvironment.clauseTimeout, stress: false
+        )
+        guard case .failed(let message) = result.status else {
+            Issue.record("expected swift.race to fail, but it was \(result.status)")
+            return
+        }
+        #expect(
+            message.contains(
+                /: round [0-9]+: handlers registered before, during and after saw \[.+\], \[.+\], \[.+\]$/),
+            "\(message)")
     }
 
     /// Runs `clauses` over `FlawedAdapter(flaw:)` in this process. For a flaw that loses handlers, the clauses it

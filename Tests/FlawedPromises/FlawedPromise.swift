@@ -1,8 +1,8 @@
 // Deliberately broken promises, each wrong in exactly one way, to show that the suite has teeth.
 //
 // `FlawedPromise` is the reference mechanism cut down to what the suite's core clauses need (no thenables, no
-// combinators), with one `Flaw` switched on. None of the flaws is a data race: the two racy ones lose updates through a
-// check-then-act split across two critical sections, which the thread sanitizer rightly does not flag.
+// combinators), with one `Flaw` switched on. None of the flaws is a data race: the three racy ones lose updates through
+// a check-then-act split across two critical sections, which the thread sanitizer rightly does not flag.
 import Dispatch
 import Foundation
 import PromiseConformance
@@ -24,6 +24,10 @@ public enum Flaw: String, CaseIterable, Sendable, Codable {
     case retainCycle
     /// The resolver checks "pending" and settles in two steps, so racing resolvers both settle.
     case racyResolution
+    /// The resolver checks "pending" in one critical section and settles in the next, with nothing between them but
+    /// an unlock and a lock (unless ``FlawedAdapter/window`` asks for more), so that resolvers racing on different
+    /// cores both settle: the smallest check-then-act race a promise can have, the suite's calibrated race.
+    case splitResolution
     /// A `then` on a pending promise that meets another `then` in progress puts its handler first, so handlers registered
     /// from racing threads run out of their threads' order (no handler is lost).
     case racyRegistration
@@ -50,13 +54,16 @@ public final class FlawedPromise: @unchecked Sendable {
     }
 
     let flaw: Flaw
+    /// How many no-op steps ``Flaw/splitResolution``'s resolver takes between its check and its act.
+    let window: Int
     private let state = Locked<State>(.pending([]))
     private let cycle = Locked<RetainCycleFlaw?>(nil)
     /// How many `then`s are in progress (used by ``Flaw/racyRegistration`` only).
     private let registering = Locked(0)
 
-    init(_ flaw: Flaw) {
+    init(_ flaw: Flaw, window: Int = 0) {
         self.flaw = flaw
+        self.window = window
         if flaw == .retainCycle { cycle.withLock { $0 = RetainCycleFlaw(self) } }
     }
 
@@ -84,11 +91,18 @@ public final class FlawedPromise: @unchecked Sendable {
 
     /// The resolver functions handed out by `pending()`.
     func resolve(_ result: Result<Sentinel, any Error>) {
-        guard flaw == .racyResolution else { return settle(result) }
-        guard pendingCallbacks() != nil else { return }
-        // Widens the window between the check and the act. Only resolvers pay for it (settled promises are made
-        // settled), so a busy machine, where each yield can cost a time slice, slows the race clause alone.
-        sched_yield()
+        switch flaw {
+        case .racyResolution:
+            guard pendingCallbacks() != nil else { return }
+            // Widens the window between the check and the act. Only resolvers pay for it (settled promises are made
+            // settled), so a busy machine, where each yield can cost a time slice, slows the race clause alone.
+            sched_yield()
+        case .splitResolution:
+            guard pendingCallbacks() != nil else { return }
+            if window > 0 { Self.spin(window) }
+        default:
+            return settle(result)
+        }
         state.withLock { state in
             if case .pending(let callbacks) = state {
                 for callback in callbacks { callback.dispatch(result) }
@@ -162,6 +176,17 @@ public final class FlawedPromise: @unchecked Sendable {
         }
     }
 
+    /// Takes `steps` no-op steps, each a call the optimizer cannot remove: the calibrated width of
+    /// ``Flaw/splitResolution``'s window. The steps touch nothing shared, so the window holds no data race.
+    public static func spin(_ steps: Int) {
+        var count = 0
+        for _ in 0..<steps { count = step(count) }
+        if count != steps { preconditionFailure("a spin step lost count") }
+    }
+
+    @inline(never)
+    private static func step(_ count: Int) -> Int { count + 1 }
+
     /// The handlers registered so far, or nil once settled.
     private func pendingCallbacks() -> [Callback]? {
         state.withLock { state in
@@ -175,7 +200,7 @@ public final class FlawedPromise: @unchecked Sendable {
         _ onRejected: (@Sendable (any Error) -> HandlerResult<FlawedPromise>)?
     ) -> FlawedPromise {
         let flaw = flaw
-        let derived = FlawedPromise(flaw)
+        let derived = FlawedPromise(flaw, window: window)
         subscribe(
             Callback(queue: queue, child: derived) { result, derived in
                 let handlerResult: HandlerResult<FlawedPromise>
@@ -208,21 +233,25 @@ public struct FlawedAdapter: PromiseAdapter, Codable {
     public let flaw: Flaw
     /// The deviations the adapter declares.
     public var deviations: [String: String]
+    /// With ``Flaw/splitResolution``: how many no-op steps (``FlawedPromise/spin(_:)``) the resolver takes between its
+    /// check and its act; 0, the calibrated flaw, for nothing but an unlock and a lock.
+    public var window: Int
 
-    /// An adapter for promises with `flaw`, declaring `deviations`.
-    public init(flaw: Flaw, deviations: [String: String] = [:]) {
+    /// An adapter for promises with `flaw`, declaring `deviations`; `window` widens ``Flaw/splitResolution``'s race.
+    public init(flaw: Flaw, deviations: [String: String] = [:], window: Int = 0) {
         self.flaw = flaw
         self.deviations = deviations
+        self.window = window
     }
 
-    /// `Flawed(flaw)`.
-    public var name: String { "Flawed(\(flaw.rawValue))" }
+    /// `Flawed(flaw)`, with the window when there is one: `Flawed(splitResolution, window 100)`.
+    public var name: String { "Flawed(\(flaw.rawValue)\(window > 0 ? ", window \(window)" : ""))" }
 
     /// A pending flawed promise and its resolvers.
     public func pending() -> (
         promise: FlawedPromise, fulfill: @Sendable (Sentinel) -> Void, reject: @Sendable (any Error) -> Void
     ) {
-        let promise = FlawedPromise(flaw)
+        let promise = FlawedPromise(flaw, window: window)
         return (promise, { promise.resolve(.success($0)) }, { promise.resolve(.failure($0)) })
     }
 

@@ -30,7 +30,6 @@ extension ClauseContext {
         )
     }
 
-    var raceIterations: Int { stress ? 3000 : 150 }
     /// The length of the chains `swift.deepChain` settles: long enough that settling them recursively overflows a
     /// 1 MiB stack, short enough that a library hopping a thread per step fits the time limit in a debug build.
     var settledChainLength: Int { stress ? 1_000_000 : 20_000 }
@@ -99,9 +98,24 @@ let swiftClauses: [Clause] = [
         cases: [racingResolversCase]
     ) { context in
         try context.inCase(racingResolversCase) {
-            var observed: [[Recorder<Outcome>]] = []
+            // The rounds whose handlers were checked at once but not yet after a grace period.
+            var unswept: [(round: Int, recorders: [Recorder<Outcome>])] = []
+            func check(_ round: Int, _ recorders: [Recorder<Outcome>]) throws {
+                let seen = recorders.map(\.snapshot)
+                let first = seen[0][0]
+                let consistent = seen.allSatisfy { $0.count == 1 && $0[0].same(as: first) }
+                try context.expect(
+                    consistent,
+                    "round \(round): handlers registered before, during and after saw "
+                        + seen.map { "\($0)" }.joined(separator: ", "))
+            }
+            func sweep() throws {
+                context.waitGrace()
+                for (round, recorders) in unswept { try check(round, recorders) }
+                unswept.removeAll()
+            }
             try RacingThreads.with(parties: 5) { threads in
-                for _ in 0..<context.raceIterations {
+                try context.raceRounds(minimum: 150) { round in
                     let pending = context.pending()
                     let before = context.observe(pending.promise)
                     let during = Recorder<Outcome>()
@@ -115,22 +129,16 @@ let swiftClauses: [Clause] = [
                                 onRejected: rejecting { during.record(.rejected($0)) })
                         }
                     }
-                    observed.append([before, during, context.observe(pending.promise)])
+                    let recorders = [before, during, context.observe(pending.promise)]
+                    for recorder in recorders {
+                        try recorder.wait(for: 1, "every handler of round \(round)", in: context)
+                    }
+                    try check(round, recorders)
+                    unswept.append((round, recorders))
+                    if unswept.count == sweepRounds { try sweep() }
                 }
             }
-            for recorders in observed {
-                for recorder in recorders { try recorder.wait(for: 1, "every handler", in: context) }
-            }
-            context.waitGrace()
-            for (iteration, recorders) in observed.enumerated() {
-                let seen = recorders.map(\.snapshot)
-                let first = seen[0][0]
-                let consistent = seen.allSatisfy { $0.count == 1 && $0[0].same(as: first) }
-                try context.expect(
-                    consistent,
-                    "iteration \(iteration): handlers registered before, during and after saw "
-                        + seen.map { "\($0)" }.joined(separator: ", "))
-            }
+            try sweep()
         }
     },
     Clause(
@@ -146,62 +154,95 @@ let swiftClauses: [Clause] = [
         let threads = 4
         let perThread = context.stress ? 2000 : 100
         let queue = context.markedQueue("registration").queue
-        @Sendable func register(_ promise: ErasedPromise, _ log: Recorder<[Int]>, thread: Int, _ indices: Range<Int>) {
+        @Sendable func register(
+            _ promise: ErasedPromise, _ log: Recorder<HandlerCall>, thread: Int, _ indices: Range<Int>
+        ) {
             for index in indices {
-                _ = context.then(promise, on: queue, onFulfilled: fulfilling { _ in log.record([thread, index]) })
+                _ = context.then(
+                    promise, on: queue, onFulfilled: fulfilling { _ in log.record(HandlerCall(thread, index)) })
             }
         }
-        func check(_ log: Recorder<[Int]>) throws {
-            try log.wait(for: threads * perThread, "\(threads * perThread) handlers", in: context)
-            context.waitGrace()
-            let entries = log.snapshot
-            try context.expect(
-                entries.count == threads * perThread,
-                "\(entries.count) handler calls for \(threads * perThread) handlers")
-            for thread in 0..<threads {
-                let order = entries.filter { $0[0] == thread }.map { $0[1] }
-                try context.expect(
-                    order == Array(0..<perThread),
-                    "thread \(thread)'s handlers ran \(order.count) times in all, not once each in registration order")
+        // The rounds of the current case that were checked at once but not yet after a grace period, and how many
+        // handler calls they hold in all.
+        var unswept: [(round: Int, log: Recorder<HandlerCall>)] = []
+        var unsweptCalls = 0
+        func check(_ round: Int, _ log: Recorder<HandlerCall>) throws {
+            if let problem = HandlerCall.problem(in: log.snapshot, threads: threads, perThread: perThread) {
+                throw context.failure("round \(round): \(problem)")
             }
+        }
+        func sweep() throws {
+            context.waitGrace()
+            for (round, log) in unswept { try check(round, log) }
+            unswept.removeAll()
+            unsweptCalls = 0
+        }
+        /// Waits for every handler of the round, checks their calls, and keeps the log for the check after a grace.
+        func expectEveryHandlerOnce(_ round: Int, _ log: Recorder<HandlerCall>) throws {
+            do {
+                try log.wait(for: threads * perThread, "\(threads * perThread) handlers", in: context)
+            } catch {
+                let seen =
+                    HandlerCall.problem(in: log.snapshot, threads: threads, perThread: perThread)
+                    ?? "by then each had run once"
+                throw context.failure(
+                    "round \(round): timed out waiting for \(threads * perThread) handlers to run; \(seen)")
+            }
+            try check(round, log)
+            unswept.append((round, log))
+            unsweptCalls += threads * perThread
+            if unsweptCalls >= sweepCalls { try sweep() }
+        }
+        /// Races rounds of the case with a third of the race budget, then checks every round after a grace.
+        func rounds(_ round: (_ index: Int) throws -> Void) throws {
+            unswept.removeAll()  // a case declared as a deviation may have failed with rounds left unswept
+            unsweptCalls = 0
+            try context.raceRounds(minimum: 10, share: 1.0 / 3, round)
+            try sweep()
         }
         // The registering threads, and one more that settles the promise in the second case.
         try RacingThreads.with(parties: threads + 1) { racers in
             let settler = threads
             try context.inCase("registered while pending") {
-                let pending = context.pending()
-                let log = Recorder<[Int]>()
-                try context.race(racers, "the registering threads") { thread in
-                    if thread != settler { register(pending.promise, log, thread: thread, 0..<perThread) }
+                try rounds { round in
+                    let pending = context.pending()
+                    let log = Recorder<HandlerCall>()
+                    try context.race(racers, "the registering threads") { thread in
+                        if thread != settler { register(pending.promise, log, thread: thread, 0..<perThread) }
+                    }
+                    pending.fulfill(Sentinel(1))
+                    try expectEveryHandlerOnce(round, log)
                 }
-                pending.fulfill(Sentinel(1))
-                try check(log)
             }
             try context.inCase("registered while the promise is fulfilled") {
-                // The first half of each thread's handlers is registered while the promise is pending; the second half
-                // races the thread that fulfils it.
-                let pending = context.pending()
-                let log = Recorder<[Int]>()
-                let half = perThread / 2
-                try context.race(racers, "the registering threads") { thread in
-                    if thread != settler { register(pending.promise, log, thread: thread, 0..<half) }
-                }
-                try context.race(racers, "the registering threads and the fulfilling one") { thread in
-                    if thread == settler {
-                        pending.fulfill(Sentinel(1))
-                    } else {
-                        register(pending.promise, log, thread: thread, half..<perThread)
+                // The first half of each thread's handlers is registered while the promise is pending; the second
+                // half races the thread that fulfils it.
+                try rounds { round in
+                    let pending = context.pending()
+                    let log = Recorder<HandlerCall>()
+                    let half = perThread / 2
+                    try context.race(racers, "the registering threads") { thread in
+                        if thread != settler { register(pending.promise, log, thread: thread, 0..<half) }
                     }
+                    try context.race(racers, "the registering threads and the fulfilling one") { thread in
+                        if thread == settler {
+                            pending.fulfill(Sentinel(1))
+                        } else {
+                            register(pending.promise, log, thread: thread, half..<perThread)
+                        }
+                    }
+                    try expectEveryHandlerOnce(round, log)
                 }
-                try check(log)
             }
             try context.inCase("registered on a fulfilled promise") {
-                let promise = context.adapter.fulfilled(Sentinel(1))
-                let log = Recorder<[Int]>()
-                try context.race(racers, "the registering threads") { thread in
-                    if thread != settler { register(promise, log, thread: thread, 0..<perThread) }
+                try rounds { round in
+                    let promise = context.adapter.fulfilled(Sentinel(1))
+                    let log = Recorder<HandlerCall>()
+                    try context.race(racers, "the registering threads") { thread in
+                        if thread != settler { register(promise, log, thread: thread, 0..<perThread) }
+                    }
+                    try expectEveryHandlerOnce(round, log)
                 }
-                try check(log)
             }
         }
     },
@@ -343,3 +384,67 @@ let swiftClauses: [Clause] = [
 
 /// The one case of `swift.race`.
 private let racingResolversCase = "fulfil and reject from racing threads, handlers registered before, during and after"
+
+/// How many rounds of `swift.race` are checked at once before they are checked again after a grace period, all
+/// together: the grace costs one wait per so many rounds, and the rounds' handlers are kept until then.
+private let sweepRounds = 5000
+
+/// How many handler calls of `swift.concurrentRegistration` are kept, over its rounds, before they are checked again
+/// after a grace period, all together (a round of 4 threads of 100 handlers each holds 400; 8,000 with
+/// `PROMISES_STRESS=1`).
+private let sweepCalls = 100_000
+
+/// One run of a handler that `swift.concurrentRegistration` registered: the thread that registered it, and its place
+/// among that thread's registrations.
+struct HandlerCall: Sendable, Equatable {
+    let thread: Int
+    let index: Int
+
+    init(_ thread: Int, _ index: Int) {
+        self.thread = thread
+        self.index = index
+    }
+
+    /// What is wrong with `calls`, the handler runs of a round in which each of `threads` threads registered
+    /// `perThread` handlers, numbered from 0 in registration order; nil when each ran once, in its thread's order.
+    ///
+    /// A wrong count is reported first, with the handlers that ran other than once ("thread 0's handlers ran 99 times
+    /// for 100: handler 5 never, handler 7 twice"); then a wrong order, with the calls around the first handler out
+    /// of place ("thread 0's 100 handlers each ran once, but out of registration order: 0, 1, 3, 2, …").
+    static func problem(in calls: [HandlerCall], threads: Int, perThread: Int) -> String? {
+        for thread in 0..<threads {
+            let order = calls.filter { $0.thread == thread }.map(\.index)
+            var runs = [Int](repeating: 0, count: perThread)
+            for index in order { runs[index] += 1 }
+            let wrong = runs.indices.filter { runs[$0] != 1 }
+            if !wrong.isEmpty {
+                return "thread \(thread)'s handlers ran \(order.count) times for \(perThread): "
+                    + list(wrong.map { "handler \($0) \(times(runs[$0]))" }, limit: 5)
+            }
+            if let first = order.indices.first(where: { order[$0] != $0 }) {
+                let shown = order[max(0, first - 2)...min(order.count - 1, first + 1)].map(String.init)
+                let before = first > 2 ? "…, " : ""
+                let after = first + 1 < order.count - 1 ? ", …" : ""
+                return "thread \(thread)'s \(perThread) handlers each ran once, but out of registration order: "
+                    + before + shown.joined(separator: ", ") + after
+            }
+        }
+        return nil
+    }
+
+    /// "never", "once", "twice", "3 times", …
+    private static func times(_ count: Int) -> String {
+        switch count {
+        case 0: "never"
+        case 1: "once"
+        case 2: "twice"
+        default: "\(count) times"
+        }
+    }
+
+    /// The first `limit` items, joined, and how many more there are.
+    private static func list(_ items: [String], limit: Int) -> String {
+        guard items.count > limit else { return items.joined(separator: ", ") }
+        return items.prefix(limit).joined(separator: ", ") + ", and \(items.count - limit) more"
+    }
+}

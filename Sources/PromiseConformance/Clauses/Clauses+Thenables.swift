@@ -74,24 +74,41 @@ extension ClauseContext {
         _ makeThenable: () -> ScriptedThenable,
         _ check: (_ promise: ErasedPromise, _ thenable: ScriptedThenable) throws -> Void
     ) throws {
-        func checkNoting(_ promise: ErasedPromise, _ thenable: ScriptedThenable) throws {
-            defer { if thenable.usedHelper.isSet { usedAssimilationHelper = true } }
-            try check(promise, thenable)
+        for way in assimilationWays {
+            try inCase(way.name) {
+                let thenable = makeThenable()
+                try checkNoting(way.promise(thenable), thenable, check)
+            }
         }
-        try inCase("returned from onFulfilled") {
-            let thenable = makeThenable()
-            let promise = then(adapter.fulfilled(Sentinel(0)), onFulfilled: { _ in .assimilate(thenable) })
-            try checkNoting(promise, thenable)
-        }
-        try inCase("returned from onRejected") {
-            let thenable = makeThenable()
-            let promise = then(adapter.rejected(SentinelError(0)), onRejected: { _ in .assimilate(thenable) })
-            try checkNoting(promise, thenable)
-        }
-        try inCase("assimilated directly") {
-            let thenable = makeThenable()
-            try checkNoting(adapter.assimilated(thenable), thenable)
-        }
+    }
+
+    /// The ways a thenable reaches a promise, each named as its case and with the promise it resolves: returned from
+    /// onFulfilled, returned from onRejected, and passed to ``PromiseAdapter/assimilated(_:)``.
+    var assimilationWays: [(name: String, promise: (ScriptedThenable) -> ErasedPromise)] {
+        [
+            (
+                "returned from onFulfilled",
+                { thenable in
+                    self.then(self.adapter.fulfilled(Sentinel(0)), onFulfilled: { _ in .assimilate(thenable) })
+                }
+            ),
+            (
+                "returned from onRejected",
+                { thenable in
+                    self.then(self.adapter.rejected(SentinelError(0)), onRejected: { _ in .assimilate(thenable) })
+                }
+            ),
+            ("assimilated directly", { thenable in self.adapter.assimilated(thenable) }),
+        ]
+    }
+
+    /// Runs `check`, then notes whether the thenable went through ``Assimilation/resolve(_:_:)``.
+    func checkNoting(
+        _ promise: ErasedPromise, _ thenable: ScriptedThenable,
+        _ check: (_ promise: ErasedPromise, _ thenable: ScriptedThenable) throws -> Void
+    ) throws {
+        defer { if thenable.usedHelper.isSet { usedAssimilationHelper = true } }
+        try check(promise, thenable)
     }
 
     /// Checks the promise ends as `expected` and keeps it, also once the thenable's late calls are made.
@@ -294,25 +311,42 @@ let thenableClauses: [Clause] = [
             ),
         ])
         try context.inCase("both called from racing threads") {
-            try context.eachAssimilation({
-                ScriptedThenable { resolve, reject in
-                    // A party that does not finish by the deadline leaves the promise unsettled: the wait below fails.
-                    RacingThreads.with(parties: 4) { threads in
-                        _ = threads.race(until: context.deadline) { party in
-                            if party.isMultiple(of: 2) {
-                                resolve(.value(Sentinel(party)))
-                            } else {
-                                reject(SentinelError(party))
+            // Each way of assimilation races rounds with a third of the race budget: in each round a new thenable
+            // calls resolvePromise from two racing threads and rejectPromise from two others, and the promise it
+            // resolves must settle once.
+            let deadline = context.deadline
+            try RacingThreads.with(parties: 4) { threads in
+                for way in context.assimilationWays {
+                    try context.inCase(way.name) {
+                        var unswept: [(round: Int, recorder: Recorder<Outcome>)] = []
+                        func check(_ round: Int, _ recorder: Recorder<Outcome>) throws {
+                            let seen = recorder.snapshot
+                            try context.expect(
+                                seen.count == 1, "round \(round): handler called \(seen.count) times: \(seen)")
+                        }
+                        try context.raceRounds(minimum: 20, share: 1.0 / 3) { round in
+                            let thenable = ScriptedThenable { resolve, reject in
+                                // A party that does not finish by the deadline leaves the promise unsettled: the wait
+                                // below fails.
+                                _ = threads.race(until: deadline) { party in
+                                    if party.isMultiple(of: 2) {
+                                        resolve(.value(Sentinel(party)))
+                                    } else {
+                                        reject(SentinelError(party))
+                                    }
+                                }
+                            }
+                            try context.checkNoting(way.promise(thenable), thenable) { promise, _ in
+                                let recorder = context.observe(promise)
+                                try recorder.wait(for: 1, "the promise of round \(round)", in: context)
+                                try check(round, recorder)
+                                unswept.append((round, recorder))
                             }
                         }
+                        context.waitGrace()
+                        for (round, recorder) in unswept { try check(round, recorder) }
                     }
                 }
-            }) { promise, _ in
-                let recorder = context.observe(promise)
-                try recorder.wait(for: 1, "the promise", in: context)
-                context.waitGrace()
-                let seen = recorder.snapshot
-                try context.expect(seen.count == 1, "handler called \(seen.count) times: \(seen)")
             }
         }
     },
