@@ -11,7 +11,7 @@ import Foundation
 /// blocks, is recorded as timed out; its thread is abandoned, and the clause's remaining cases run on a fresh thread.
 /// Nothing in the suite needs `DispatchQueue.main` to be served, nor the Swift concurrency pool to have a free thread.
 ///
-/// Set the environment variable `PROMISES_STRESS=1` to run the race clauses with many more iterations.
+/// Set the environment variable `PROMISES_STRESS=1` to race for longer and build longer chains (see `stress`).
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public enum Conformance {
     /// The stack size of the thread each clause runs on: 1 MiB.
@@ -52,7 +52,8 @@ public enum Conformance {
     ///   - adapter: the implementation under test.
     ///   - clauses: the clauses to run, ``Clause/all`` by default.
     ///   - timeout: the time limit of each case of each clause (``defaultTimeout``).
-    ///   - stress: run the race clauses with many more iterations; defaults to `PROMISES_STRESS=1` in the environment.
+    ///   - stress: race for the stress budget (2 s per race clause, not 0.25 s) and settle chains of 1,000,000;
+    ///     defaults to `PROMISES_STRESS=1` in the environment.
     ///   - grace: how long a clause waits to see that something does not happen (``defaultGrace``).
     ///   - repetitions: how many times each clause runs (a clause declared in ``PromiseAdapter/flakyDepartures`` runs
     ///     ``flakyRepetitions`` times at least); its result says how many of them failed.

@@ -65,7 +65,7 @@ public enum ConformanceCommand {
               --format FORMAT   text (default), markdown or json
               --timeout SECONDS the time limit of each case of a clause (default 10): a case that hangs is reported
                                 "timed out" after it (and a 2 s margin), and the clause's other cases still run
-              --stress          many more race iterations and a 1,000,000-step chain (same as PROMISES_STRESS=1)
+              --stress          race for 2 s per race clause, not 0.25 s, and chains of 1,000,000 (PROMISES_STRESS=1)
               --repeat N        run each clause N times; a clause that fails in some runs says how often ("failed in 3
                                 of 10 repetitions"); a clause the adapter declares a flaky departure runs 10 times at least
               --in-process      run every clause in this process; by default each clause runs in a child process, so
