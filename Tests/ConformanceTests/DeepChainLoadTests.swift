@@ -7,7 +7,8 @@ import TestSupport
 import Testing
 
 /// The reference promise, but each handler run on the clause's "chain" queue (the case "on a serial queue") first
-/// works for `perStep`: a chain of 20,000 such steps takes several case time limits. With `stallAt`, the handler of
+/// sleeps for `perStep` (sleeping, not working, so that a busy machine only makes the steps longer): a chain of 20,000
+/// such steps takes more than one case time limit. With `stallAt`, the handler of
 /// that step waits for `release` instead: the chain stops there.
 private struct SlowChainAdapter: PromiseAdapter {
     let base = ReferenceAdapter()
@@ -42,9 +43,8 @@ private struct SlowChainAdapter: PromiseAdapter {
                     return count
                 }
                 if step == stallAt { release.wait() }
-                let clock = ContinuousClock()
-                let end = clock.now + perStep
-                while clock.now < end {}  // busy, as a loaded machine would be
+                let (seconds, attoseconds) = perStep.components
+                if perStep > .zero { Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18) }
                 return onFulfilled(value)
             }, onRejected: onRejected)
     }
@@ -53,12 +53,13 @@ private struct SlowChainAdapter: PromiseAdapter {
 @Suite(.offThePool) struct DeepChainUnderLoad {
     static let clause = Clause.named("swift.deepChain")!
 
-    /// At least 4 s of steps (20,000 of 200 µs each, however fast the machine) against a 2 s case limit: the case
-    /// passes because the chain keeps moving. (Only that case is checked: the clause's others are not slowed.)
+    /// At least 6 s of steps (20,000 sleeps of 300 µs each, however fast the machine) against a 4 s case limit, each
+    /// checkpoint (1,000 steps) a tenth of the limit or so: the case passes because the chain keeps moving. (Only that
+    /// case is checked: the clause's others are not slowed.)
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func aChainThatKeepsMovingGetsMoreTimeThanOneCaseLimit() async {
-        let adapter = SlowChainAdapter(perStep: .microseconds(200))
-        let result = await Conformance.run(adapter, clause: Self.clause, timeout: .seconds(2))
+        let adapter = SlowChainAdapter(perStep: .microseconds(300))
+        let result = await Conformance.run(adapter, clause: Self.clause, timeout: .seconds(4), stress: false)
         let slowed = result.caseResults.first { $0.name == "on a serial queue" }
         #expect(slowed?.passed == true, "\(result.status)")
         #expect(adapter.steps.withLock { $0 } >= 20_000)
@@ -69,7 +70,7 @@ private struct SlowChainAdapter: PromiseAdapter {
     @Test func aChainThatStopsFailsSayingHowFarItGot() async {
         var adapter = SlowChainAdapter(perStep: .zero)
         adapter.stallAt = 10_500
-        let result = await Conformance.run(adapter, clause: Self.clause, timeout: .seconds(2))
+        let result = await Conformance.run(adapter, clause: Self.clause, timeout: .seconds(2), stress: false)
         adapter.release.signal()
         guard case .failed(let message) = result.status else {
             Issue.record("expected a failure, got \(result.status)")
