@@ -8,6 +8,8 @@ import Testing
 /// count, with the handlers that ran other than once. Each fake below gets every registering thread's handlers wrong in
 /// the same set way, whatever the interleaving, so the message is known to the word.
 @Suite struct ConcurrentRegistrationMessages {
+    /// The failure message of `swift.concurrentRegistration` over a promise with `fault`, or "" (and an issue) when it
+    /// did not fail.
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     static func message(_ fault: Misregistering.Fault, timeout: Duration? = nil) async throws -> String {
         let clause = try #require(Clause.named("swift.concurrentRegistration"))
@@ -23,6 +25,8 @@ import Testing
         return try #require(first.message)
     }
 
+    /// Handlers that each ran once, out of order: the calls around the first one out of place, with "…" where more
+    /// come before or after.
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func orderShowsWhereItBroke() async throws {
         #expect(
@@ -39,6 +43,7 @@ import Testing
                 + "order: …, 96, 97, 99, 98")
     }
 
+    /// A handler that never ran and one that ran twice: the count, and each of them by number.
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func countNamesEachHandlerThatRanOtherThanOnce() async throws {
         #expect(
@@ -72,6 +77,7 @@ final class Misregistering: @unchecked Sendable {
         /// Handler `n` never runs.
         case drops(Int)
 
+        /// What it gets wrong, in a few words.
         var description: String {
             switch self {
             case .swaps(let n): "swaps \(n) and \(n + 1)"
@@ -81,23 +87,31 @@ final class Misregistering: @unchecked Sendable {
         }
     }
 
+    /// A registered handler: its queue, the thread that registered it, and what it runs.
     private struct Handler {
         let queue: DispatchQueue
         let thread: ObjectIdentifier
         let run: @Sendable (Sentinel) -> Void
     }
 
+    /// What the promise gets wrong.
     private let fault: Fault
+    /// Guards `value`, `handlers` and `registered`.
     private let lock = NSLock()
+    /// The value, once fulfilled.
     private var value: Sentinel?
+    /// The handlers to run when it is fulfilled, in the order it will run them.
     private var handlers: [Handler] = []
     /// How many handlers each thread has registered on this promise.
     private var registered: [ObjectIdentifier: Int] = [:]
 
+    /// A pending promise with `fault`.
     init(_ fault: Fault) {
         self.fault = fault
     }
 
+    /// Registers `run`, to run on `queue` (the global queue when nil) with the value: at once when fulfilled, else
+    /// when it is, with the fault applied to the registering thread's handlers.
     func then(on queue: DispatchQueue?, _ run: @escaping @Sendable (Sentinel) -> Void) {
         let queue = queue ?? .global()
         lock.lock()
@@ -123,6 +137,7 @@ final class Misregistering: @unchecked Sendable {
         }
     }
 
+    /// Fulfils the promise once, and sends each registered handler to its queue, in the list's order.
     func fulfill(_ value: Sentinel) {
         lock.lock()
         guard self.value == nil else { return lock.unlock() }
@@ -137,10 +152,13 @@ final class Misregistering: @unchecked Sendable {
 /// Plugs a ``Misregistering`` promise into the suite, for `swift.concurrentRegistration` only (which fulfils its
 /// promises and never rejects them).
 struct MisregisteringAdapter: PromiseAdapter {
+    /// What each promise it makes gets wrong.
     let fault: Misregistering.Fault
 
+    /// `Misregistering(fault)`.
     var name: String { "Misregistering(\(fault))" }
 
+    /// A pending promise with the fault; its reject does nothing (never called).
     func pending() -> (
         promise: Misregistering, fulfill: @Sendable (Sentinel) -> Void, reject: @Sendable (any Error) -> Void
     ) {
@@ -148,6 +166,7 @@ struct MisregisteringAdapter: PromiseAdapter {
         return (promise, { promise.fulfill($0) }, { _ in })  // never called
     }
 
+    /// Registers onFulfilled on `promise`; returns a promise that stays pending.
     func then(
         _ promise: Misregistering, on queue: DispatchQueue?,
         onFulfilled: (@Sendable (Sentinel) -> HandlerResult<Misregistering>)?,

@@ -184,6 +184,7 @@ public final class FlawedPromise: @unchecked Sendable {
         if count != steps { preconditionFailure("a spin step lost count") }
     }
 
+    /// One no-op step: `count + 1`, never inlined.
     @inline(never)
     private static func step(_ count: Int) -> Int { count + 1 }
 

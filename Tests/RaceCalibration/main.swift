@@ -18,9 +18,13 @@ import PromiseConformance
 
 /// What to measure, from the command line.
 struct Options {
+    /// How many runs per flaw and per window (`--runs`).
     var runs = 100
+    /// Whether the runs have the stress budget (`--stress`).
     var stress = false
+    /// The flaws to measure (`--flaws`): the racy ones by default.
     var flaws: [Flaw] = [.racyResolution, .racyRegistration, .splitResolution]
+    /// The windows of `splitResolution` to measure, in no-op steps (`--windows`): none by default.
     var windows: [Int] = []
     /// How many runs go on at the same time in this process, as test cases do under `swift test`.
     var parallel = 1
@@ -28,6 +32,7 @@ struct Options {
     /// race clause sees.
     var clause: Clause?
 
+    /// The options `arguments` give (the command line without the tool's name).
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
         while let option = rest.popFirst() {
@@ -51,6 +56,7 @@ struct Options {
         }
     }
 
+    /// `text` as a count, or a usage error naming `option`.
     private static func number(_ text: String?, _ option: String) throws -> Int {
         guard let text, let value = Int(text), value >= 0 else { throw UsageError("\(option) needs a number") }
         return value
@@ -60,6 +66,7 @@ struct Options {
 /// A command line the tool does not understand.
 struct UsageError: Error, CustomStringConvertible {
     let description: String
+    /// The error `description` says.
     init(_ description: String) { self.description = description }
 }
 
@@ -80,6 +87,7 @@ final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
 
+    /// Counts one more.
     func add() {
         lock.lock()
         count += 1
@@ -98,11 +106,15 @@ final class Counter: @unchecked Sendable {
 /// A flawed adapter that counts the promises the clause makes with `pending()` or `fulfilled(_:)`: one per round of
 /// `swift.race` and of `swift.concurrentRegistration`, which make every other promise with `then`.
 struct Counting: PromiseAdapter {
+    /// The adapter it counts for, which does the work.
     let base: FlawedAdapter
+    /// The promises made with `pending()` or `fulfilled(_:)` since the count was last taken.
     let made = Counter()
 
+    /// The base adapter's name.
     var name: String { base.name }
 
+    /// The base adapter's, counted.
     func pending() -> (
         promise: FlawedPromise, fulfill: @Sendable (Sentinel) -> Void, reject: @Sendable (any Error) -> Void
     ) {
@@ -110,13 +122,16 @@ struct Counting: PromiseAdapter {
         return base.pending()
     }
 
+    /// The base adapter's, counted.
     func fulfilled(_ value: Sentinel) -> FlawedPromise {
         made.add()
         return base.fulfilled(value)
     }
 
+    /// The base adapter's.
     func rejected(_ error: any Error) -> FlawedPromise { base.rejected(error) }
 
+    /// The base adapter's.
     func then(
         _ promise: FlawedPromise, on queue: DispatchQueue?,
         onFulfilled: (@Sendable (Sentinel) -> HandlerResult<FlawedPromise>)?,

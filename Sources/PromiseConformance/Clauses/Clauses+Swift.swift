@@ -397,9 +397,12 @@ private let sweepCalls = 100_000
 /// One run of a handler that `swift.concurrentRegistration` registered: the thread that registered it, and its place
 /// among that thread's registrations.
 struct HandlerCall: Sendable, Equatable {
+    /// The registering thread, from 0.
     let thread: Int
+    /// The handler's place among its thread's registrations, from 0.
     let index: Int
 
+    /// The run of handler `index` of `thread`.
     init(_ thread: Int, _ index: Int) {
         self.thread = thread
         self.index = index
