@@ -103,6 +103,12 @@ final class ClauseContext: @unchecked Sendable {
         return message
     }
 
+    /// The running case's work moved on (another stretch of a long chain built, say): its deadline moves to
+    /// ``caseTimeout`` from now, which the watchdog sees, so that a slow machine gets more time while the work moves.
+    func madeProgress() {
+        progress.extendDeadline(to: .now() + caseTimeout)
+    }
+
     /// Waits for `recorder`'s first event for as long as the work it waits for keeps going: `reached()` says how far
     /// it got (the steps of a chain, say), and each time that has grown the running case's deadline moves to
     /// ``caseTimeout`` from now, which the watchdog sees. So the limit scales with the work measured: a slow machine
@@ -123,7 +129,7 @@ final class ClauseContext: @unchecked Sendable {
                 let steps = reached()
                 if steps > last, now < cap {
                     last = steps
-                    progress.extendDeadline(to: .now() + caseTimeout)
+                    madeProgress()
                     continue
                 }
                 if now < min(deadline, cap) { continue }

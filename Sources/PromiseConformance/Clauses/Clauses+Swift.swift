@@ -271,7 +271,10 @@ let swiftClauses: [Clause] = [
                 var checkpoints: [Recorder<Outcome>] = []
                 for index in 1...length {
                     last = context.then(last, on: queue, onFulfilled: step)
-                    if index % checkpointSpacing == 0, index < length { checkpoints.append(context.observe(last)) }
+                    if index % checkpointSpacing == 0, index < length {
+                        checkpoints.append(context.observe(last))
+                        context.madeProgress()  // building a long chain is measured too
+                    }
                 }
                 let recorder = context.observe(last)
                 context.settle(root, settlement)
@@ -307,6 +310,7 @@ let swiftClauses: [Clause] = [
                     }
                     last = context.then(last, onFulfilled: step)
                     if index == length / 2 { watched += context.weakPromise("the chain's middle promise", last) }
+                    if index % checkpointSpacing == 0 { context.madeProgress() }
                 }
                 return watched + context.weakPromise("the chain's last promise", last)
                     + [("the last link's handler", WeakBox(token))]
