@@ -59,7 +59,8 @@ private struct SlowChainAdapter: PromiseAdapter {
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func aChainThatKeepsMovingGetsMoreTimeThanOneCaseLimit() async {
         let adapter = SlowChainAdapter(perStep: .microseconds(300))
-        let result = await Conformance.run(adapter, clause: Self.clause, timeout: .seconds(4), stress: false)
+        let result = await Conformance.run(
+            adapter, clause: Self.clause, timeout: .seconds(4 * TestEnvironment.limitScale), stress: false)
         let slowed = result.caseResults.first { $0.name == "on a serial queue" }
         #expect(slowed?.passed == true, "\(result.status)")
         #expect(adapter.steps.withLock { $0 } >= 20_000)
@@ -70,7 +71,8 @@ private struct SlowChainAdapter: PromiseAdapter {
     @Test func aChainThatStopsFailsSayingHowFarItGot() async {
         var adapter = SlowChainAdapter(perStep: .zero)
         adapter.stallAt = 10_500
-        let result = await Conformance.run(adapter, clause: Self.clause, timeout: .seconds(2), stress: false)
+        let result = await Conformance.run(
+            adapter, clause: Self.clause, timeout: .seconds(2 * TestEnvironment.limitScale), stress: false)
         adapter.release.signal()
         guard case .failed(let message) = result.status else {
             Issue.record("expected a failure, got \(result.status)")
