@@ -105,6 +105,8 @@ public enum ConformanceCommand {
     ///   - arguments: the command-line arguments, without the program name.
     ///   - output: where the matrix goes; standard output by default.
     ///   - errorOutput: where progress and usage errors go; standard error by default.
+    ///   - commandName: the name `--help` and the usage errors give the command; by default ``executableName``, the
+    ///     name it was started by.
     public static func run(
         adapters: [any PromiseAdapter], arguments: [String],
         output: @Sendable (String) -> Void = { print($0) },
