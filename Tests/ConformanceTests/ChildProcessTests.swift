@@ -35,6 +35,20 @@ import Testing
         #expect(Self.waitUntilGone(leftover), "the sleep the child left, \(leftover), still runs")
     }
 
+    /// The child exits at once, leaving a `sleep` that left its process group (`setsid`) and holds its pipes and
+    /// Foundation's socket: the parent stops waiting for them after the silence limit, and reports the child's exit
+    /// as `waitid` saw it. The test kills the `sleep` itself, which nothing of the parent reaches.
+    @Test(.timeLimit(.minutes(TestEnvironment.hangGuardMinutes)))
+    func aProcessThatLeftTheChildsGroupIsWaitedForTheSilenceLimitAtMost() async throws {
+        let end = await Conformance.runChild(
+            Self.shell, ["-c", "setsid sleep 600 & echo $!"], silenceLimit: .seconds(1))
+        let leftover = try #require(pid_t(end.output.trimmingCharacters(in: .whitespacesAndNewlines)), "\(end)")
+        defer { kill(leftover, SIGKILL) }
+        #expect(end.exitCode == 0)
+        #expect(end.signal == nil)
+        #expect(!end.killedForSilence)
+    }
+
     /// The command's children inherit its environment; a sanitized parent's turn Swift's backtracer off, unless the
     /// parent's environment sets it.
     @Test func aSanitizedParentsChildrenRunWithoutTheBacktracer() {

@@ -57,7 +57,8 @@ extension Conformance {
 ///   child in a process group of its own, and the backtracer stays in that group. Reading a pipe to its end waits for
 ///   every process that holds it (and on Linux, Foundation learns of the child's exit the same way, see
 ///   ``waitForExit(_:)``); so once the child has exited, the rest of its group is killed (``killLeftovers(_:)``), and
-///   the pipes are read for ``Conformance/runChild(_:_:silenceLimit:environment:)``'s silence limit at most after that.
+///   the parent waits for the pipes' ends and for Foundation for ``Conformance/runChild(_:_:silenceLimit:environment:)``'s
+///   silence limit at most after that, in case a process left the group and still holds them.
 /// - **The backtracer under a sanitizer.** In a process built with the address sanitizer the backtracer never
 ///   finishes: the crashed child waits for it until its silence limit, and the crash would be reported as a hang. In a
 ///   process built with the thread sanitizer the sanitizer ends the child (exit status 66) from the crash handler
@@ -94,6 +95,8 @@ enum ChildProcess {
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
+        let terminated = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in terminated.signal() }
         do {
             try process.run()
         } catch {
@@ -117,19 +120,23 @@ enum ChildProcess {
         }
         watchdog.name = "PromiseConformance child limit"
         watchdog.start()
-        waitForExit(child)
+        let exit = waitForExit(child)
         exited.withLock { $0 = true }
         killLeftovers(child)  // a process it started that holds the pipes
-        process.waitUntilExit()  // Foundation reaps it
         let readingEnds = DispatchTime.now() + silenceLimit.dispatchInterval
         var end = Conformance.ChildEnd(
             output: String(decoding: outputReader.bytes(waitingUntil: readingEnds), as: UTF8.self),
             errorOutput: errorReader.bytes(waitingUntil: readingEnds),
             killedForSilence: killed.withLock { $0 })
-        if process.terminationReason == .uncaughtSignal {
-            end.signal = process.terminationStatus
+        if let exit, terminated.wait(timeout: readingEnds) == .timedOut {
+            (end.signal, end.exitCode) = (exit.signal, exit.exitCode)  // Foundation still waits: see waitForExit
         } else {
-            end.exitCode = process.terminationStatus
+            process.waitUntilExit()  // Foundation has reaped it, or is about to
+            if process.terminationReason == .uncaughtSignal {
+                end.signal = process.terminationStatus
+            } else {
+                end.exitCode = process.terminationStatus
+            }
         }
         return end
     }
@@ -146,13 +153,25 @@ enum ChildProcess {
         }
     }
 
-    /// Returns once the child has exited, without reaping it: Foundation's `Process` does that, and on Linux it
-    /// learns of the exit only when every process holding the child's end of a socket pair has closed it, which a
-    /// leftover of the child's group keeps open. `waitid` with `WNOWAIT` sees the exit itself; if Foundation reaped
-    /// the child first, it finds no such child, which says the same.
-    static func waitForExit(_ child: Running) {
+    /// Returns once the child has exited, without reaping it, with how it ended; nil when Foundation's `Process`
+    /// reaped it first (it then knows how it ended).
+    ///
+    /// `Process` reaps it, and on Linux learns of the exit only when every process holding the child's end of a socket
+    /// pair has closed it: a process the child started holds it too, even one that left the child's process group
+    /// (which ``killLeftovers(_:)`` does not reach), and then `Process` waits as long as that process runs. `waitid`
+    /// with `WNOWAIT` sees the exit itself, so the parent waits for `Process` only for the silence limit, and reports
+    /// what `waitid` saw if `Process` is still waiting then.
+    static func waitForExit(_ child: Running) -> (signal: Int32?, exitCode: Int32?)? {
         var info = siginfo_t()
-        while waitid(P_PID, id_t(child.pid), &info, WEXITED | WNOWAIT) == -1, errno == EINTR {}
+        while waitid(P_PID, id_t(child.pid), &info, WEXITED | WNOWAIT) != 0 {
+            guard errno == EINTR else { return nil }  // ECHILD: reaped already
+        }
+        #if canImport(Darwin)
+            let status = info.si_status
+        #else
+            let status = info._sifields._sigchld.si_status
+        #endif
+        return Int(info.si_code) == Int(CLD_EXITED) ? (nil, status) : (status, nil)
     }
 
     /// Kills the running child (`SIGKILL`: a stopped or wedged process ignores a polite request), and with it every
