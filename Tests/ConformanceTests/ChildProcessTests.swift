@@ -19,7 +19,7 @@ import Testing
         #expect(end.exitCode == 0)
         #expect(end.signal == nil)
         #expect(!end.killedForSilence)
-        let leftover = try #require(pid_t(end.output.trimmingCharacters(in: .whitespacesAndNewlines)), "\(end)")
+        let leftover = try Self.leftover(printedBy: end)
         #expect(Self.waitUntilGone(leftover), "the sleep the child left, \(leftover), still runs")
     }
 
@@ -31,7 +31,7 @@ import Testing
             Self.shell, ["-c", "sleep 600 & echo $!; sleep 600"], silenceLimit: .seconds(1))
         #expect(end.killedForSilence)
         #expect(end.signal == SIGKILL)
-        let leftover = try #require(pid_t(end.output.trimmingCharacters(in: .whitespacesAndNewlines)), "\(end)")
+        let leftover = try Self.leftover(printedBy: end)
         #expect(Self.waitUntilGone(leftover), "the sleep the child left, \(leftover), still runs")
     }
 
@@ -42,7 +42,7 @@ import Testing
     func aProcessThatLeftTheChildsGroupIsWaitedForTheSilenceLimitAtMost() async throws {
         let end = await Conformance.runChild(
             Self.shell, ["-c", "setsid sleep 600 & echo $!"], silenceLimit: .seconds(1))
-        let leftover = try #require(pid_t(end.output.trimmingCharacters(in: .whitespacesAndNewlines)), "\(end)")
+        let leftover = try Self.leftover(printedBy: end)
         defer { kill(leftover, SIGKILL) }
         #expect(end.exitCode == 0)
         #expect(end.signal == nil)
@@ -60,6 +60,11 @@ import Testing
         let chosen = ["SWIFT_BACKTRACE": "enable=yes,preset=full"]
         #expect(ChildProcess.environment(inheriting: chosen, sanitized: true) == chosen)
         #expect(ChildProcess.isSanitized == (TestEnvironment.isThreadSanitized || TestEnvironment.isAddressSanitized))
+    }
+
+    /// The process id the child printed (its `echo $!`): the `sleep` it left.
+    static func leftover(printedBy end: Conformance.ChildEnd) throws -> pid_t {
+        try #require(pid_t(end.output.trimmingCharacters(in: .whitespacesAndNewlines)), "\(end)")
     }
 
     /// Waits until process `pid` has ended (gone, or a zombie nothing has reaped yet), for ``TestEnvironment/hangGuard``

@@ -22,14 +22,10 @@ extension Conformance {
     /// Once the child has exited, whatever is left of its process group is killed too, and the pipes are read only
     /// for as long as `silenceLimit` after that: a process the child started can hold the pipes open after the child
     /// is gone, and must not keep the parent waiting (see ``ChildProcess``).
-    static func runChild(
-        _ executable: URL, _ arguments: [String], silenceLimit: Duration,
-        environment: [String: String] = ChildProcess.environment(inheriting: ProcessInfo.processInfo.environment)
-    ) async -> ChildEnd {
+    static func runChild(_ executable: URL, _ arguments: [String], silenceLimit: Duration) async -> ChildEnd {
         await withCheckedContinuation { continuation in
             let thread = Thread {
-                let end = ChildProcess.run(executable, arguments, silenceLimit: silenceLimit, environment: environment)
-                continuation.resume(returning: end)
+                continuation.resume(returning: ChildProcess.run(executable, arguments, silenceLimit: silenceLimit))
             }
             thread.name = "PromiseConformance child"
             thread.start()
@@ -57,8 +53,8 @@ extension Conformance {
 ///   child in a process group of its own, and the backtracer stays in that group. Reading a pipe to its end waits for
 ///   every process that holds it (and on Linux, Foundation learns of the child's exit the same way, see
 ///   ``waitForExit(_:)``); so once the child has exited, the rest of its group is killed (``killLeftovers(_:)``), and
-///   the parent waits for the pipes' ends and for Foundation for ``Conformance/runChild(_:_:silenceLimit:environment:)``'s
-///   silence limit at most after that, in case a process left the group and still holds them.
+///   the parent waits for the pipes' ends and for Foundation for ``Conformance/runChild(_:_:silenceLimit:)``'s silence
+///   limit at most after that, in case a process left the group and still holds them.
 /// - **The backtracer under a sanitizer.** In a process built with the address sanitizer the backtracer never
 ///   finishes: the crashed child waits for it until its silence limit, and the crash would be reported as a hang. In a
 ///   process built with the thread sanitizer the sanitizer ends the child (exit status 66) from the crash handler
@@ -81,15 +77,14 @@ enum ChildProcess {
         return dlsym(process, "__asan_init") != nil || dlsym(process, "__tsan_init") != nil
     }()
 
-    /// Runs the child to the end of its output (see ``Conformance/runChild(_:_:silenceLimit:environment:)``).
+    /// Runs the child, with ``environment(inheriting:sanitized:)`` of this process's environment, to the end of its
+    /// output (see ``Conformance/runChild(_:_:silenceLimit:)``).
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-    static func run(
-        _ executable: URL, _ arguments: [String], silenceLimit: Duration, environment: [String: String]
-    ) -> Conformance.ChildEnd {
+    static func run(_ executable: URL, _ arguments: [String], silenceLimit: Duration) -> Conformance.ChildEnd {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.environment = environment
+        process.environment = environment(inheriting: ProcessInfo.processInfo.environment)
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
