@@ -131,7 +131,7 @@ let package = Package(
         // original's API, an interpreter per original written against its names (compiled here against our style, and
         // against the original in a throwaway recording package), and DifferentialTests, which replays every program
         // against our style and compares its trace with the one the original recorded. Not products.
-        .target(name: "DifferentialCore", path: "Tests/Differential/Core"),
+        .target(name: "DifferentialCore", dependencies: ["PromiseConformance"], path: "Tests/Differential/Core"),
         .target(
             name: "PromiseKitTraces", dependencies: ["DifferentialCore", "PromiseKitStyle"],
             path: "Tests/Differential/PromiseKitTraces"

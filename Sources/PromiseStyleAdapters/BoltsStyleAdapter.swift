@@ -34,6 +34,13 @@ public struct BoltsStyleAdapter: PromiseAdapter {
             "2.3.1":
                 "A continuation that returns the very task continueWithTask returned is not detected: the task waits "
                 + "for itself and never completes (Bolts has no TypeError for cycles).",
+            "generated#2.2.6.1":
+                "A continuation the completing thread adds while it runs the task's callbacks (from inside an "
+                + "inline one) runs at once, ahead of the callbacks still waiting (A, C, B), as in Bolts-Swift; "
+                + "the fixed 2.2.6 cases never add one from inside.",
+            "generated#2.2.6.2":
+                "As for 2.2.6.1: a continuation the completing thread adds while it drains runs ahead of those "
+                + "still waiting.",
             "swift.combinator.all":
                 "whenAll waits for every task and then faults with a BFAggregateError carrying every error, instead "
                 + "of rejecting with the first error as soon as it happens.",

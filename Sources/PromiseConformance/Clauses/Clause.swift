@@ -29,6 +29,13 @@ public struct Clause: Sendable, Hashable, Identifiable, CustomStringConvertible 
     /// and the suite's tests check that the two agree.
     public let waitsForAbsence: Bool
 
+    /// For a generated clause (`generated.*`), the programs it runs (``with(_:)`` changes them); nil for every other
+    /// clause.
+    public internal(set) var programs: GeneratedPrograms?
+    /// The family of a generated clause.
+    var family: ProgramGenerator.Family?
+    /// The clause applies only when the adapter declares at least one of these; empty for no such condition.
+    var requiresOneOf: Capabilities = []
     let body: @Sendable (ClauseContext) throws -> Void
 
     init(
@@ -79,7 +86,12 @@ public struct Clause: Sendable, Hashable, Identifiable, CustomStringConvertible 
     /// Every clause, Promises/A+ first in the spec's order, then the suite's own `swift.*` clauses.
     public static let all: [Clause] =
         statesClauses + thenClauses + resolutionClauses + thenableClauses + swiftClauses + combinatorClauses
-        + cancellationClauses
+        + cancellationClauses + generatedClauses(.standard)
+
+    /// The clause, with `programs` if it is a generated clause (`generated.*`); itself otherwise.
+    public func with(_ programs: GeneratedPrograms) -> Clause {
+        family.map { Clause.generated($0, programs) } ?? self
+    }
 
     /// The clause with this id, if any.
     public static func named(_ id: String) -> Clause? {

@@ -6,6 +6,12 @@ struct ClauseFailure: Error {
     let message: String
 }
 
+/// What a top-level case throws when it showed a departure the adapter declares, and nothing else: the case ends as
+/// ``CaseResult/Outcome/deviated(_:)``.
+struct DeclaredDeparture: Error {
+    let message: String
+}
+
 /// Everything a clause body needs: the adapter, the deadline, and the helpers that observe promises.
 ///
 /// Clause bodies run synchronously on a thread of their own (see ``Conformance``) and wait with semaphores bounded
@@ -88,6 +94,8 @@ final class ClauseContext: @unchecked Sendable {
             outcome = .passed
         } catch let failure as ClauseFailure {
             outcome = .failed(Self.withoutCaseName(failure.message, name))
+        } catch let departure as DeclaredDeparture {
+            outcome = .deviated(departure.message)
         } catch {
             outcome = .failed("unexpected error \(error)")
         }

@@ -104,6 +104,9 @@ public struct CaseResult: Sendable, Hashable, CustomStringConvertible {
         /// The case did not return within its time limit and the watchdog's margin: the implementation hung inside a
         /// call (a deadlock, a blocked handler), and the suite left the case's thread behind.
         case timedOut(String)
+        /// The case showed a departure its adapter declares (``PromiseAdapter/deviations``), and nothing else: a
+        /// generated program that broke a rule the adapter lists, and no other. The message says what it broke.
+        case deviated(String)
     }
 
     /// The case's name, one of its clause's ``Clause/cases``.
@@ -121,7 +124,7 @@ public struct CaseResult: Sendable, Hashable, CustomStringConvertible {
     public var message: String? {
         switch outcome {
         case .passed: nil
-        case .failed(let message), .crashed(let message), .timedOut(let message): message
+        case .failed(let message), .crashed(let message), .timedOut(let message), .deviated(let message): message
         }
     }
 

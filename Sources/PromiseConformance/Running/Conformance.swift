@@ -57,13 +57,15 @@ public enum Conformance {
     ///   - grace: how long a clause waits to see that something does not happen (``defaultGrace``).
     ///   - repetitions: how many times each clause runs (a clause declared in ``PromiseAdapter/flakyDepartures`` runs
     ///     ``flakyRepetitions`` times at least); its result says how many of them failed.
+    ///   - programs: how many programs each generated clause (`generated.*`) runs, and their seed
+    ///     (``GeneratedPrograms/standard`` by default).
     public static func run<A: PromiseAdapter>(
         _ adapter: A, clauses: [Clause] = Clause.all, timeout: Duration = defaultTimeout, stress: Bool? = nil,
-        grace: Duration = defaultGrace, repetitions: Int = 1
+        grace: Duration = defaultGrace, repetitions: Int = 1, programs: GeneratedPrograms = .standard
     ) async -> ConformanceReport {
         let erased = ErasedAdapter(adapter)
         var results: [ClauseResult] = []
-        for clause in clauses {
+        for clause in clauses.map({ $0.with(programs) }) {
             results.append(
                 await repeated(
                     clause, capabilities: erased.capabilities, flakyDepartures: erased.flakyDepartures,
@@ -122,11 +124,18 @@ public enum Conformance {
         return result
     }
 
-    /// The errors in an adapter's ``PromiseAdapter/deviations``: each key must be a clause id, or a clause id, `#` and
-    /// the name of one of that clause's ``Clause/cases``. Empty when every key is valid.
+    /// The errors in an adapter's ``PromiseAdapter/deviations``: each key must be a clause id, a clause id, `#` and
+    /// the name of one of that clause's ``Clause/cases``, or `generated#` and a clause id (a departure from that rule
+    /// that only the generated programs show). Empty when every key is valid.
     public static func deviationErrors(_ deviations: [String: String]) -> [String] {
         deviations.keys.sorted().compactMap { key in
             let (id, caseName) = Deviation.split(key)
+            if id == Deviation.generated {
+                guard let rule = caseName, Clause.named(rule) != nil else {
+                    return "\"\(key)\" in the deviations: after generated# comes the id of the rule's clause"
+                }
+                return nil
+            }
             guard let clause = Clause.named(id) else {
                 return "unknown clause id \"\(id)\" in the deviations (see Clause.all, or promise-conformance --list)"
             }
@@ -147,6 +156,9 @@ public enum Conformance {
         let missing = clause.requires.subtracting(capabilities)
         guard missing.isEmpty else {
             return ClauseResult(clause: clause, status: .notApplicable("needs capability \(missing)"))
+        }
+        if !clause.requiresOneOf.isEmpty && clause.requiresOneOf.intersection(capabilities).isEmpty {
+            return ClauseResult(clause: clause, status: .notApplicable("needs one of \(clause.requiresOneOf)"))
         }
         return nil
     }
@@ -173,11 +185,14 @@ public enum Conformance {
         let declared = Deviation.cases(of: clause, in: deviations)
         var problems: [String] = []
         var observed: [String: String] = [:]
+        var deviated: [String] = []
         for result in cases {
             let reason = declared[result.name]
             switch (result.outcome, reason) {
             case (.passed, nil):
                 break
+            case (.deviated(let message), _):
+                deviated.append("\(result.name): \(message)")
             case (.passed, let reason?):
                 problems.append("declared deviation not observed in case \(result.name) (declared: \(reason))")
             case (.failed(let message), nil):
@@ -201,9 +216,12 @@ public enum Conformance {
         }
         problems += outside
         if !problems.isEmpty { return .failed(problems.joined(separator: "; ")) }
-        if declared.isEmpty { return .passed }
+        if declared.isEmpty && deviated.isEmpty { return .passed }
         return .deviation(
-            declared.keys.sorted().map { "\($0): \(declared[$0] ?? "") (observed: \(observed[$0] ?? ""))" }
+            (declared.keys.sorted().map { "\($0): \(declared[$0] ?? "") (observed: \(observed[$0] ?? ""))" }
+                + (deviated.first.map { example in
+                    ["\(deviated.count) of \(cases.count) cases showed only declared departures, the first: \(example)"]
+                } ?? []))
                 .joined(separator: "; "))
     }
 
@@ -254,7 +272,9 @@ public enum Conformance {
             let context = ClauseContext(
                 adapter: attempt.adapter, caseTimeout: caseTimeout, progress: progress, stress: attempt.stress,
                 grace: attempt.grace.seconds, cycleDetectionLimit: cycleDetectionLimit.seconds, skipping: skipping)
-            let missing = first ? AdapterMember.missing(in: attempt.adapter, for: attempt.clause.requires) : []
+            // A generated clause uses every capability declared: check each has its member.
+            let needed = attempt.clause.family == nil ? attempt.clause.requires : attempt.adapter.capabilities
+            let missing = first ? AdapterMember.missing(in: attempt.adapter, for: needed) : []
             var outside: String?
             if missing.isEmpty {
                 do {

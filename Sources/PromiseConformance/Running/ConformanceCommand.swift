@@ -56,6 +56,7 @@ public enum ConformanceCommand {
         return """
             usage: \(name) [--style NAME]... [--clause PREFIX]... [--format text|markdown|json]
                    \(indent) [--timeout SECONDS] [--stress] [--repeat N] [--in-process] [--list] [--help]
+                   \(indent) [--programs N] [--seed S] [--program TEXT] [--coverage]
 
             Runs the Promises/A+-style conformance suite over promise implementations and prints the matrix:
             clauses as rows, implementations as columns, cells pass / FAIL / deviation / n/a.
@@ -74,6 +75,12 @@ public enum ConformanceCommand {
               --list            list the clauses, each with its cases as a deviation key names them (ID#CASE), and
                                 exit
               --help            this text
+              --programs N      how many programs each generated clause (generated.*) runs (default \(GeneratedPrograms.defaultCount))
+              --seed S          the seed the generated programs are made from (default \(GeneratedPrograms.defaultSeed)); a
+                                failure's report gives the seed and the program, so either replays it
+              --program TEXT    run this one program (as a failure's report prints it) on each --style, and say what
+                                the model requires and what each implementation did
+              --coverage        print how often each kind of step occurs in the generated programs, and exit
 
             Reading the matrix: one row per clause, the 34 numbered requirements of Promises/A+ 1.1 section 2 by number,
             then the suite's own swift.* clauses; one column per implementation. Each clause runs several cases. A cell is
@@ -127,7 +134,7 @@ public enum ConformanceCommand {
         }
         if let id = options.runOne {
             // A child process of an isolated run: one clause over one implementation, one result line.
-            guard let clause = Clause.named(id), options.styles.count == 1,
+            guard let clause = Clause.named(id)?.with(options.programs), options.styles.count == 1,
                 let adapter = adapters.first(where: { $0.name.lowercased() == options.styles[0].lowercased() })
             else {
                 errorOutput("\(commandName): --run-one needs a known clause id and one known --style")
@@ -139,8 +146,9 @@ public enum ConformanceCommand {
             return Conformance.childExitCode
         }
         let clauses =
-            options.clausePrefixes.isEmpty
-            ? Clause.all : Clause.all.filter { clause in options.clausePrefixes.contains { clause.id.hasPrefix($0) } }
+            (options.clausePrefixes.isEmpty
+            ? Clause.all : Clause.all.filter { clause in options.clausePrefixes.contains { clause.id.hasPrefix($0) } })
+            .map { $0.with(options.programs) }
         if clauses.isEmpty {
             errorOutput("\(commandName): no clause matches \(options.clausePrefixes.joined(separator: ", "))")
             return 2
@@ -170,6 +178,13 @@ public enum ConformanceCommand {
                 return 2
             }
         }
+        if let text = options.program {
+            return await replay(text, on: selected, output: output, errorOutput: errorOutput, commandName: commandName)
+        }
+        if options.coverage {
+            output(selected.map { ProgramCoverage(capabilities: $0.capabilities, programs: options.programs).table(for: $0.name) }.joined(separator: "\n\n"))
+            return 0
+        }
         // The implementations run side by side (each runs its clauses one after the other): most of a clause's time
         // is spent waiting, for a grace period or for a hang to time out, so this takes about as long as the slowest.
         errorOutput("running \(clauses.count) clauses over \(selected.map(\.name).joined(separator: ", "))...")
@@ -182,6 +197,9 @@ public enum ConformanceCommand {
             return selected.indices.compactMap { byIndex[$0] }
         }
         output(Matrix(clauses: clauses, reports: reports).render(options.format))
+        if clauses.contains(where: { $0.programs != nil }), options.format == .text {
+            output("generated programs: \(options.programs)")
+        }
         return reports.allSatisfy(\.isConforming) ? 0 : 1
     }
 
@@ -201,7 +219,7 @@ public enum ConformanceCommand {
         guard !options.inProcess else {
             return await Conformance.run(
                 adapter, clauses: clauses, timeout: options.timeout, stress: options.stress ? true : nil,
-                repetitions: options.repetitions)
+                repetitions: options.repetitions, programs: options.programs)
         }
         var results: [ClauseResult] = []
         for clause in clauses {
@@ -233,6 +251,9 @@ public enum ConformanceCommand {
             "--run-one", clause.id, "--style", adapter.name, "--timeout", "\(options.timeout.seconds)",
         ]
         if options.stress { arguments.append("--stress") }
+        if clause.programs != nil {
+            arguments += ["--programs", "\(options.programs.count)", "--seed", "\(options.programs.seed)"]
+        }
         return await Conformance.runInChildren(clause, deviations: adapter.deviations) { skipping in
             await Conformance.runChild(
                 Conformance.currentExecutable, arguments + skipping.flatMap { ["--skip-case", $0] },
@@ -258,6 +279,12 @@ public enum ConformanceCommand {
         var skipCases: [String] = []
         var list = false
         var help = false
+        /// The generated clauses' programs (`--programs`, `--seed`).
+        var programs = GeneratedPrograms.standard
+        /// One program to run instead of the clauses (`--program`).
+        var program: String?
+        /// Print the generator's coverage table instead of running (`--coverage`).
+        var coverage = false
 
         init(_ arguments: [String]) throws {
             var remaining = arguments[...]
@@ -301,6 +328,21 @@ public enum ConformanceCommand {
                 case "--run-one": runOne = try inline ?? value(name)
                 case "--skip-case": skipCases.append(try inline ?? value(name))
                 case "--list": list = true
+                case "--programs":
+                    let text = try inline ?? value(name)
+                    guard let count = Int(text), count >= 0 else {
+                        throw UsageError(message: "--programs needs a number of programs (0 or more), not \(text)")
+                    }
+                    programs.count = count
+                case "--seed":
+                    let text = try inline ?? value(name)
+                    let parsed = text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
+                    guard let seed = parsed else {
+                        throw UsageError(message: "--seed needs a number (decimal, or hexadecimal after 0x), not \(text)")
+                    }
+                    programs.seed = seed
+                case "--program": program = try inline ?? value(name)
+                case "--coverage": coverage = true
                 case "--help", "-h": help = true
                 default: throw UsageError(message: "unknown argument \(argument)")
                 }

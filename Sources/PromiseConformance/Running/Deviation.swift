@@ -1,8 +1,12 @@
-/// The keys of ``PromiseAdapter/deviations``: a clause id (`2.3.1`) for the whole clause, or a clause id, `#` and one
-/// of its ``Clause/cases`` (`2.3.1#from onFulfilled`) for that case alone.
+/// The keys of ``PromiseAdapter/deviations``: a clause id (`2.3.1`) for the whole clause, a clause id, `#` and one
+/// of its ``Clause/cases`` (`2.3.1#from onFulfilled`) for that case alone, or `generated#` and a clause id
+/// (`generated#2.2.6.1`) for a departure from that rule that only the generated programs show.
 enum Deviation {
     /// The separator between a clause id and a case name in a deviation key.
     static let separator: Character = "#"
+
+    /// The first part of a key that declares a departure only the generated programs show: `generated#2.2.6.1`.
+    static let generated = "generated"
 
     /// The clause id of a key, and its case name if it names one.
     static func split(_ key: String) -> (id: String, caseName: String?) {

@@ -13,7 +13,7 @@ import Foundation
 struct CaseRecord: Codable, Sendable {
     /// The case's name.
     let name: String
-    /// `passed`, `failed`, `crashed` or `timedOut`.
+    /// `passed`, `failed`, `crashed`, `timedOut` or `deviated`.
     let outcome: String
     let message: String?
 
@@ -26,6 +26,7 @@ struct CaseRecord: Codable, Sendable {
             case .failed: "failed"
             case .crashed: "crashed"
             case .timedOut: "timedOut"
+            case .deviated: "deviated"
             }
     }
 
@@ -37,6 +38,7 @@ struct CaseRecord: Codable, Sendable {
             case "passed": .passed
             case "crashed": .crashed(message)
             case "timedOut": .timedOut(message)
+            case "deviated": .deviated(message)
             default: .failed(message)
             }
         return CaseResult(name: name, outcome: outcome)

@@ -27,6 +27,7 @@
 // `.default`'s inline depth limit when its head completes), or, less often, 66 to 80 `.immediate` ones.
 
 import DifferentialCore
+import PromiseConformance
 
 /// The generator and the text form of Bolts programs.
 public enum BoltsProgram {

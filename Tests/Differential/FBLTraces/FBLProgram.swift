@@ -24,6 +24,7 @@
 // Errors: EK (a plain error); a failed validation rejects with V (`PromiseError.validationFailure`).
 
 import DifferentialCore
+import PromiseConformance
 
 /// The generator and the text form of Google Promises programs.
 public enum FBLProgram {

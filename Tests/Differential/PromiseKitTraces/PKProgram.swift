@@ -24,6 +24,7 @@
 // or nK (a pending guarantee). Errors: EK (a plain error), X (PMKError.cancelled), CK (a CancellableError).
 
 import DifferentialCore
+import PromiseConformance
 
 /// The generator and the text form of PromiseKit programs.
 public enum PKProgram {

@@ -1,4 +1,5 @@
-// SplitMix.swift: the generators' source of randomness, seeded so that a program is a function of its seed.
+// SplitMix.swift: the source of randomness of every program generator (the suite's and the differential
+// harness's), seeded so that a program is a function of its seed.
 
 /// SplitMix64: a small, fast, seedable generator whose sequence is the same on every platform and toolchain (the
 /// standard library's generator is neither seedable nor promised to stay the same).

@@ -1,0 +1,57 @@
+// Clauses+Generated.swift: the generated clauses, one per family of rules, each running seeded programs.
+
+extension Clause {
+    /// The generated clauses with `programs`, one per ``ProgramGenerator/Family``.
+    static func generatedClauses(_ programs: GeneratedPrograms) -> [Clause] {
+        ProgramGenerator.Family.allCases.map { generated($0, programs) }
+    }
+
+    /// The generated clause of `family`: `programs.count` programs, each a top-level case `program N`.
+    static func generated(_ family: ProgramGenerator.Family, _ programs: GeneratedPrograms) -> Clause {
+        let (title, statement): (String, String) =
+            switch family {
+            case .then:
+                (
+                    "generated programs: then",
+                    "Programs of pending and settled promises, chains and fan-out trees of `then` on serial queues "
+                        + "and on none, handlers that register and settle from inside, do what Promises/A+ requires "
+                        + "(2.1, 2.2), and free what they let go of."
+                )
+            case .resolution:
+                (
+                    "generated programs: resolution",
+                    "Programs whose handlers return promises of the program (pending, settled, the promise itself) "
+                        + "and thenables nested to any depth resolve as the resolution procedure requires (2.3)."
+                )
+            case .combinators:
+                (
+                    "generated programs: combinators",
+                    "Programs of all, race and any over settled and pending inputs, repeated inputs and none, settled "
+                        + "in any order across steps, give what each combinator promises."
+                )
+            case .cancellation:
+                (
+                    "generated programs: cancellation",
+                    "Programs of cancellable promises, cancelled before or after handlers are registered, pass the "
+                        + "cancellation along chains and to rejection handlers."
+                )
+            }
+        var clause = Clause(
+            family.clauseID, title, statement, requires: family == .cancellation ? .cancellation : [],
+            waitsForAbsence: false, cases: (1...max(programs.count, 1)).map { "program \($0)" }
+        ) { context in
+            let generator = ProgramGenerator(family: family, capabilities: context.adapter.capabilities)
+            for index in 1...max(programs.count, 1) where programs.count > 0 {
+                try context.inCase("program \(index)") {
+                    try ProgramChecker.check(
+                        generator.program(seed: programs.seed, index: index), index: index, programs: programs,
+                        in: context)
+                }
+            }
+        }
+        clause.programs = programs
+        clause.family = family
+        if family == .combinators { clause.requiresOneOf = [.all, .race, .any] }
+        return clause
+    }
+}

@@ -1,0 +1,204 @@
+// ProgramCheck.swift: comparing a run with what the model requires, rule by rule.
+//
+// Each promise, handler and `all` is judged against the model given what the *implementation's* other promises did
+// (the run's facts), in the order the program makes them: a promise that went wrong is reported once, with the rule
+// it broke, and its dependants are judged on what it really was.
+
+/// One thing a run did that the model forbids.
+struct Violation: Sendable, CustomStringConvertible {
+    /// The clause id of the rule broken (`2.2.6.1`, `swift.combinator.all`, ...).
+    var rule: String
+    /// What the model requires.
+    var required: String
+    /// What the promise did.
+    var did: String
+
+    var description: String { "\(rule): \(required); \(did)" }
+}
+
+enum ProgramCheck {
+    typealias Model = PromisesAPlus
+
+    /// Every violation in `log`, a run of `program`.
+    static func violations(_ program: Program, _ log: ProgramRun.Log) -> [Violation] {
+        let facts = log.facts
+        var found: [Violation] = []
+        for (node, make) in program.makes where log.made.contains(node) {
+            found += observerViolations(node, log)
+            switch make {
+            case .all(let inputs):
+                found += allViolations(node, inputs, log, facts)
+                continue
+            case .then(let source, _, let onFulfilled, let onRejected):
+                found += handlerViolations(node, source, onFulfilled, onRejected, log, facts)
+            default: break
+            }
+            let expectation = Model.expectation(of: node, make, facts: facts)
+            let state = facts.state(node)
+            if !expectation.allows(state) {
+                found.append(
+                    Violation(
+                        rule: expectation.rule,
+                        required: "p\(node) must be " + expectation.allowed.map(\.description).joined(separator: " or ")
+                            + " (\(expectation.why))",
+                        did: "p\(node) is \(state)"))
+            }
+        }
+        found += orderViolations(program, log)
+        if !log.leaked.isEmpty {
+            let names = log.leaked.map { "p\($0)" }.joined(separator: ", ")
+            found.append(
+                Violation(
+                    rule: "swift.release",
+                    required: "every promise is freed once the program lets go of it (none is held by a pending cycle)",
+                    did: "\(names) \(log.leaked.count == 1 ? "is" : "are") still alive"))
+        }
+        return found
+    }
+
+    /// A promise settles once (A+ 2.1.2, 2.1.3): its observer runs once, and not inside a call (2.2.4).
+    private static func observerViolations(_ node: Int, _ log: ProgramRun.Log) -> [Violation] {
+        let seen = log.observed[node] ?? []
+        var found: [Violation] = []
+        if let first = seen.first, let other = seen.dropFirst().first {
+            let rule =
+                if case .fulfilled = first.state { other.state == first.state ? "2.2.2.3" : "2.1.2.1" } else {
+                    other.state == first.state ? "2.2.3.3" : "2.1.3.1"
+                }
+            found.append(
+                Violation(
+                    rule: rule, required: "p\(node) settles once and calls each handler once",
+                    did: "its observer saw \(first.state), then \(other.state)"))
+        }
+        if seen.contains(where: \.insideCall) {
+            found.append(
+                Violation(
+                    rule: "2.2.4", required: "a handler of p\(node) runs only once the call that registered it, or settled "
+                        + "the promise, has returned",
+                    did: "its observer ran inside a call into the implementation"))
+        }
+        return found
+    }
+
+    /// `then`'s handlers (A+ 2.2.2, 2.2.3, 2.2.4): the one that matches the source's state runs once, with the value
+    /// or reason, outside any call into the implementation; the other never runs.
+    private static func handlerViolations(
+        _ node: Int, _ source: Int, _ onFulfilled: Program.Reaction?, _ onRejected: Program.Reaction?,
+        _ log: ProgramRun.Log, _ facts: Model.Facts
+    ) -> [Violation] {
+        let calls = log.handlerCalls[node] ?? []
+        let expected = Model.handlerInput(source: source, onFulfilled: onFulfilled, onRejected: onRejected, facts: facts)
+        let sourceState = facts.state(source)
+        func name(_ fulfilled: Bool) -> String { fulfilled ? "onFulfilled" : "onRejected" }
+        var found: [Violation] = []
+        if let wrong = calls.first(where: { $0.fulfilled != expected?.fulfilled }) {
+            found.append(
+                Violation(
+                    rule: wrong.fulfilled ? "2.2.2.2" : "2.2.3.2",
+                    required: "\(name(wrong.fulfilled)) of p\(node) runs only once p\(source) is "
+                        + (wrong.fulfilled ? "fulfilled" : "rejected"),
+                    did: "it ran with \(wrong.input) while p\(source) is \(sourceState)"))
+        }
+        if let expected {
+            let matching = calls.filter { $0.fulfilled == expected.fulfilled }
+            let rules = expected.fulfilled ? ("2.2.2.1", "2.2.2.3") : ("2.2.3.1", "2.2.3.3")
+            if matching.isEmpty {
+                found.append(
+                    Violation(
+                        rule: rules.0, required: "\(name(expected.fulfilled)) of p\(node) runs with \(expected.input)",
+                        did: "it never ran"))
+            } else if let first = matching.first, !Model.matches(first.input, expected.input) {
+                found.append(
+                    Violation(
+                        rule: rules.0, required: "\(name(expected.fulfilled)) of p\(node) runs with \(expected.input)",
+                        did: "it ran with \(first.input)"))
+            }
+            if matching.count > 1 {
+                found.append(
+                    Violation(
+                        rule: rules.1, required: "\(name(expected.fulfilled)) of p\(node) runs once",
+                        did: "it ran \(matching.count) times"))
+            }
+        }
+        if calls.contains(where: \.insideCall) {
+            found.append(
+                Violation(
+                    rule: "2.2.4",
+                    required: "a handler of p\(node) runs only once the call that registered it, or settled p\(source), "
+                        + "has returned",
+                    did: "it ran inside a call into the implementation"))
+        }
+        return found
+    }
+
+    /// `all`'s completion: called once, with the values in input order or the first rejection's reason.
+    private static func allViolations(
+        _ node: Int, _ inputs: [Int], _ log: ProgramRun.Log, _ facts: Model.Facts
+    ) -> [Violation] {
+        let calls = log.completions[node] ?? []
+        guard let expected = Model.allExpectation(node, inputs, facts: facts) else {
+            guard let first = calls.first else { return [] }
+            return [
+                Violation(
+                    rule: "swift.combinator.all", required: "all of p\(node) does not complete while an input is "
+                        + "pending and none rejected", did: "it completed with \(first)")
+            ]
+        }
+        let wanted = expected.allowed.map(\.description).joined(separator: " or ")
+        guard let first = calls.first else {
+            return [
+                Violation(
+                    rule: "swift.combinator.all", required: "all of p\(node) completes with \(wanted) (\(expected.why))",
+                    did: "it never completed")
+            ]
+        }
+        var found: [Violation] = []
+        let allows: (PromisesAPlus.AllResult) -> Bool = { seen in
+            expected.allowed.contains { allowed in
+                if case .failure = seen, case .failure(.anyReason) = allowed { return true }
+                return seen == allowed
+            }
+        }
+        if !allows(first) {
+            found.append(
+                Violation(
+                    rule: "swift.combinator.all", required: "all of p\(node) completes with \(wanted) (\(expected.why))",
+                    did: "it completed with \(first)"))
+        }
+        if calls.count > 1 {
+            found.append(
+                Violation(
+                    rule: "swift.combinator.all", required: "all of p\(node) completes once",
+                    did: "it completed \(calls.count) times: " + calls.map(\.description).joined(separator: ", ")))
+        }
+        return found
+    }
+
+    /// A+ 2.2.6: the handlers of one promise run in the order of their `then` calls. The model holds it for handlers
+    /// on the same serial queue whose registrations are ordered (``ProgramRun/Registration/precedes(_:)``).
+    private static func orderViolations(_ program: Program, _ log: ProgramRun.Log) -> [Violation] {
+        var bySource: [Int: [(node: Int, queue: Int)]] = [:]
+        for (node, make) in program.makes {
+            if case .then(let source, let queue?, _, _) = make { bySource[source, default: []].append((node, queue)) }
+        }
+        var found: [Violation] = []
+        for source in bySource.keys.sorted() {
+            let handlers = bySource[source]!.filter { log.registrations[$0.node] != nil }
+            for first in handlers {
+                for second in handlers where second.node != first.node && second.queue == first.queue {
+                    guard let earlier = log.registrations[first.node], let later = log.registrations[second.node],
+                        earlier.precedes(later), let ranFirst = log.handlerCalls[first.node]?.first,
+                        let ranSecond = log.handlerCalls[second.node]?.first, ranSecond.sequence < ranFirst.sequence
+                    else { continue }
+                    found.append(
+                        Violation(
+                            rule: ranFirst.fulfilled ? "2.2.6.1" : "2.2.6.2",
+                            required: "the handler of p\(first.node) runs before that of p\(second.node): both are "
+                                + "handlers of p\(source) on q\(first.queue), registered in that order",
+                            did: "p\(second.node)'s ran first"))
+                }
+            }
+        }
+        return found
+    }
+}

@@ -1,0 +1,100 @@
+// ProgramChecker.swift: one program through the model, the driver and the check; a failure shrunk and reported.
+import Dispatch
+import Foundation
+
+/// Runs programs on an adapter and judges them.
+enum ProgramChecker {
+    /// What one run of a program showed: the departures from rules the adapter declares, and the others.
+    struct Judgement: Sendable {
+        var undeclared: [Violation]
+        var declared: [Violation]
+    }
+
+    /// How long a wait may see nothing happen while the model still expects something, in seconds: long enough for
+    /// any implementation that does its work, on a busy machine; only one that never does it waits this long.
+    static let stallLimit: TimeInterval = 2
+
+    /// The stall limit while shrinking: a candidate that stalls is taken to fail, and the smallest program is run
+    /// again with ``stallLimit`` before it is reported.
+    static let shrinkStallLimit: TimeInterval = 0.25
+
+    /// Whether `rule` is one the adapter declares a departure from: a key of its deviations names the rule's clause
+    /// or one of its cases (`2.2.4`, `2.2.4#…`), or says `generated#` and the rule (`generated#2.2.6.1`).
+    static func isDeclared(_ rule: String, in deviations: [String: String]) -> Bool {
+        deviations.keys.contains { key in
+            let (id, caseName) = Deviation.split(key)
+            return id == rule || (id == Deviation.generated && caseName == rule)
+        }
+    }
+
+    /// Runs `program` once on `adapter` and judges it.
+    static func judge(
+        _ program: Program, on adapter: ErasedAdapter, stallLimit: TimeInterval = stallLimit, deadline: DispatchTime
+    ) -> Judgement {
+        let declared = { (rule: String) in isDeclared(rule, in: adapter.deviations) }
+        let prediction = PromisesAPlus.predict(program, declared: declared)
+        let log = ProgramRun(program, on: adapter).run(prediction, stallLimit: stallLimit, deadline: deadline)
+        let violations = ProgramCheck.violations(program, log)
+        return Judgement(
+            undeclared: violations.filter { !declared($0.rule) }, declared: violations.filter { declared($0.rule) })
+    }
+
+    /// Runs program `index` of `family` as a case of a generated clause: returns if the adapter did what the model
+    /// requires; throws ``DeclaredDeparture`` if it broke only rules it declares; otherwise shrinks the program and
+    /// throws the failure, with the seed, the smallest program, what the model requires, what the promise did and the
+    /// rule broken.
+    static func check(
+        _ program: Program, index: Int, programs: GeneratedPrograms, in context: ClauseContext
+    ) throws {
+        let judgement = judge(program, on: context.adapter, deadline: context.deadline)
+        guard let first = judgement.undeclared.first else {
+            guard let departure = judgement.declared.first else { return }
+            throw DeclaredDeparture(message: "broke \(departure.rule) as declared: \(departure)")
+        }
+        // Shrink while at least a third of the case's time is left.
+        let caseNanoseconds = context.caseTimeout.nanoseconds
+        let stopAt = context.deadline.uptimeNanoseconds - caseNanoseconds / 3
+        let hasTime = { DispatchTime.now().uptimeNanoseconds < stopAt }
+        let fails = { (candidate: Program) in
+            judge(candidate, on: context.adapter, stallLimit: shrinkStallLimit, deadline: context.deadline)
+                .undeclared.contains { $0.rule == first.rule }
+        }
+        var smallest = ProgramShrinker.shrink(program, fails: fails, hasTime: hasTime).renumbered
+        var violation = judge(smallest, on: context.adapter, deadline: context.deadline).undeclared.first {
+            $0.rule == first.rule
+        }
+        if violation == nil {  // the shrunk program passed with the full stall limit: report the generated one
+            smallest = program
+            violation = first
+        }
+        throw context.failure(
+            report(program: smallest, from: program, violation: violation!, index: index, programs: programs,
+                adapterName: context.adapter.name))
+    }
+
+    /// A failure as the report gives it, on one line.
+    static func report(
+        program: Program, from generated: Program, violation: Violation, index: Int, programs: GeneratedPrograms,
+        adapterName: String
+    ) -> String {
+        let title = Clause.named(violation.rule).map { " (\($0.title))" } ?? ""
+        let shrunk = program == generated ? "" : ", shrunk from \(generated.size)"
+        return "broke \(violation.rule)\(title) in program \(index) of seed \(programs.seed); "
+            + "the model requires: \(violation.required); the promise did: \(violation.did); "
+            + "smallest program (\(program.size) steps\(shrunk)): \(program); "
+            + "replay: promise-conformance --style \(adapterName) --program '\(program)'"
+    }
+}
+
+extension DispatchTimeInterval {
+    /// The interval in nanoseconds (`.never` as the largest).
+    var nanoseconds: UInt64 {
+        switch self {
+        case .seconds(let value): UInt64(value) * 1_000_000_000
+        case .milliseconds(let value): UInt64(value) * 1_000_000
+        case .microseconds(let value): UInt64(value) * 1_000
+        case .nanoseconds(let value): UInt64(value)
+        default: .max / 2
+        }
+    }
+}

@@ -1,0 +1,239 @@
+// ProgramGenerator.swift: seeded programs over what an adapter offers.
+//
+// A program is a function of its seed, its family and its index, so that a run is the same every time and a failure
+// can be replayed. Each family (one generated clause each) leans on one group of rules, and every family mixes in the
+// rest: chains of any length, fan-out trees, handlers that register and settle from inside, settlements spread across
+// steps. The generator only uses what the adapter declares (thenables with `.assimilation`, each combinator with its
+// capability, cancellation with `.cancellation`).
+
+/// Makes the programs of the generated clauses.
+struct ProgramGenerator: Sendable {
+    /// The group of rules a generated clause leans on.
+    enum Family: String, CaseIterable, Sendable {
+        /// `then`: handler calls and inputs, order, chains and trees, registrations and settlements from handlers.
+        case then
+        /// The resolution procedure: adopting promises of the program (and the promise itself), thenables.
+        case resolution
+        /// `all`, `race` and `any` over settled and pending inputs, repeated ones, none.
+        case combinators
+        /// Cancellation, passed along chains and through handlers.
+        case cancellation
+
+        /// The family's clause id.
+        var clauseID: String { "generated.\(rawValue)" }
+    }
+
+    let family: Family
+    let capabilities: Capabilities
+
+    /// Program `index` (from 1) of the run seeded with `seed`.
+    func program(seed: UInt64, index: Int) -> Program {
+        let familyBits = UInt64(Family.allCases.firstIndex(of: family)!) << 56
+        var random = SplitMix(seed: seed ^ familyBits ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15))
+        var builder = Builder(family: family, capabilities: capabilities)
+        let length = 5 + random.below(12)
+        while builder.steps.count < length { builder.addStep(&random) }
+        builder.settleSomeLeft(&random)
+        return Program(builder.steps)
+    }
+
+    /// Builds one program, step by step.
+    private struct Builder {
+        let family: Family
+        let capabilities: Capabilities
+        var steps: [Program.Step] = []
+        var nextNode = 0
+        var nextValue = 1
+        var nextError = 1
+        /// The promises made at the top level, which later steps may use.
+        var promises: [Int] = []
+        /// The pending promises made at the top level, with whether they are cancellable.
+        var settleable: [(node: Int, cancellable: Bool)] = []
+        /// Pending promises a handler settles: no other handler settles them, so which call comes first is known.
+        var settledByHandler: Set<Int> = []
+        /// The last promise a `then` made, to grow chains.
+        var tip: Int?
+        /// A promise many handlers are registered on, to grow fan-out.
+        var hub: Int?
+
+        init(family: Family, capabilities: Capabilities) {
+            self.family = family
+            self.capabilities = capabilities
+        }
+
+        mutating func node() -> Int {
+            defer { nextNode += 1 }
+            return nextNode
+        }
+
+        mutating func value() -> Int {
+            defer { nextValue += 1 }
+            return nextValue
+        }
+
+        mutating func error() -> Int {
+            defer { nextError += 1 }
+            return nextError
+        }
+
+        var combinators: [String] {
+            [("all", Capabilities.all), ("race", .race), ("any", .any)].filter { capabilities.contains($0.1) }.map(\.0)
+        }
+
+        mutating func addStep(_ random: inout SplitMix) {
+            let canCancel = capabilities.contains(.cancellation)
+            var weights: [(String, Int)] = [
+                ("pending", promises.isEmpty ? 40 : 10), ("settled", 6), ("then", promises.isEmpty ? 0 : 26),
+                ("chain", tip == nil ? 0 : 14), ("fan", hub == nil ? 0 : 10), ("settle", settleable.isEmpty ? 0 : 14),
+            ]
+            switch family {
+            case .then: break
+            case .resolution:
+                weights += [("thenable", capabilities.contains(.assimilation) ? 8 : 0)]
+            case .combinators:
+                weights += [("combinator", combinators.isEmpty || promises.isEmpty ? 0 : 22)]
+            case .cancellation:
+                weights += [("cancellable", canCancel ? 14 : 0)]
+            }
+            if family != .combinators, !combinators.isEmpty, !promises.isEmpty { weights.append(("combinator", 2)) }
+            if family != .cancellation, canCancel { weights.append(("cancellable", 2)) }
+            if family != .resolution, capabilities.contains(.assimilation) { weights.append(("thenable", 2)) }
+            switch pick(weights, &random) {
+            case "pending": makePending(&random, cancellable: false)
+            case "cancellable": makePending(&random, cancellable: true)
+            case "settled":
+                let made = node()
+                steps.append(.make(made, random.chance(60) ? .fulfilled(value()) : .rejected(error())))
+                promises.append(made)
+            case "thenable":
+                let made = node()
+                steps.append(.make(made, .thenable(thenable(&random))))
+                promises.append(made)
+            case "then": addThen(on: random.pick(promises), &random)
+            case "chain": addThen(on: tip!, &random)
+            case "fan": addThen(on: hub!, &random)
+            case "settle": settle(&random)
+            default: addCombinator(&random)
+            }
+        }
+
+        func pick(_ weights: [(String, Int)], _ random: inout SplitMix) -> String {
+            var roll = random.below(weights.reduce(0) { $0 + $1.1 })
+            for (name, weight) in weights {
+                if roll < weight { return name }
+                roll -= weight
+            }
+            return weights.last!.0
+        }
+
+        mutating func makePending(_ random: inout SplitMix, cancellable: Bool) {
+            let made = node()
+            steps.append(.make(made, cancellable ? .cancellable : .pending))
+            promises.append(made)
+            settleable.append((made, cancellable))
+            if hub == nil || random.chance(30) { hub = made }
+        }
+
+        mutating func addThen(on source: Int, _ random: inout SplitMix) {
+            let made = node()
+            let make = then(made, on: source, &random, nested: 0)
+            steps.append(.make(made, make))
+            promises.append(made)
+            tip = made
+            if random.chance(15) { hub = made }
+        }
+
+        /// A `then` on `source` making promise `made`.
+        mutating func then(_ made: Int, on source: Int, _ random: inout SplitMix, nested: Int) -> Program.Make {
+            let queue: Int? = random.chance(40) ? 1 : random.chance(45) ? 2 : nil
+            let onFulfilled = random.chance(80) ? reaction(made, &random, nested: nested) : nil
+            let rejectedShare = family == .cancellation ? 65 : 50
+            let onRejected = random.chance(rejectedShare) ? reaction(made, &random, nested: nested) : nil
+            return .then(source: source, queue: queue, onFulfilled: onFulfilled, onRejected: onRejected)
+        }
+
+        mutating func reaction(_ made: Int, _ random: inout SplitMix, nested: Int) -> Program.Reaction {
+            var effects: [Program.Step] = []
+            if nested < 2 {
+                let count = random.chance(22) ? (random.chance(30) ? 2 : 1) : 0
+                for _ in 0..<count { effects.append(effect(made, &random, nested: nested)) }
+            }
+            let resolving = family == .resolution
+            var weights: [(String, Int)] = [
+                ("value", 45), ("throw", 20), ("adopt", resolving ? 40 : 12), ("self", resolving ? 8 : 2),
+            ]
+            if capabilities.contains(.assimilation) { weights.append(("thenable", resolving ? 30 : 5)) }
+            let result: Program.Return =
+                switch pick(weights, &random) {
+                case "value": .value(value())
+                case "throw": .throwing(error())
+                case "adopt" where !promises.isEmpty: .adopt(random.pick(promises))
+                case "self": .adoptSelf
+                case "thenable": .thenable(thenable(&random))
+                default: .value(value())
+                }
+            return Program.Reaction(effects: effects, result: result)
+        }
+
+        /// A step a handler runs: a `then` on a promise of the program, or settling one no other handler settles.
+        mutating func effect(_ made: Int, _ random: inout SplitMix, nested: Int) -> Program.Step {
+            let free = settleable.filter { !settledByHandler.contains($0.node) }
+            if !free.isEmpty, random.chance(45) {
+                let target = random.pick(free)
+                settledByHandler.insert(target.node)
+                return settlement(of: target, &random)
+            }
+            let source = promises.isEmpty || random.chance(20) ? made : random.pick(promises)
+            guard source != made else {
+                // A `then` on the handler's own promise: it is still pending while its handler runs.
+                let inner = node()
+                return .make(inner, then(inner, on: made, &random, nested: nested + 1))
+            }
+            let inner = node()
+            return .make(inner, then(inner, on: source, &random, nested: nested + 1))
+        }
+
+        mutating func settlement(of target: (node: Int, cancellable: Bool), _ random: inout SplitMix) -> Program.Step {
+            if target.cancellable, random.chance(family == .cancellation ? 60 : 30) { return .cancel(target.node) }
+            if target.cancellable || random.chance(60) { return .fulfil(target.node, value()) }
+            return .reject(target.node, error())
+        }
+
+        mutating func settle(_ random: inout SplitMix) {
+            steps.append(settlement(of: random.pick(settleable), &random))
+        }
+
+        /// Settles some of the pending promises nothing settled yet, at the end, so that long programs settle more.
+        mutating func settleSomeLeft(_ random: inout SplitMix) {
+            for target in settleable where random.chance(35) { steps.append(settlement(of: target, &random)) }
+        }
+
+        mutating func addCombinator(_ random: inout SplitMix) {
+            let count = random.chance(8) ? 0 : 1 + random.below(5)
+            var inputs: [Int] = []
+            for _ in 0..<count {
+                inputs.append(!inputs.isEmpty && random.chance(20) ? random.pick(inputs) : random.pick(promises))
+            }
+            var kinds = combinators
+            if count == 0 { kinds.removeAll { $0 == "race" } }  // a race of nothing never settles: nothing to see
+            guard !kinds.isEmpty else { return }
+            let made = node()
+            switch random.pick(kinds) {
+            case "all": steps.append(.make(made, .all(inputs)))
+            case "race":
+                steps.append(.make(made, .race(inputs)))
+                promises.append(made)
+            default:
+                steps.append(.make(made, .any(inputs)))
+                promises.append(made)
+            }
+        }
+
+        mutating func thenable(_ random: inout SplitMix) -> Program.ThenableSpec {
+            Program.ThenableSpec(
+                depth: 1 + random.below(random.chance(30) ? 7 : 3),
+                ending: random.chance(65) ? .fulfil(value()) : .reject(error()), async: random.chance(50),
+                noisy: random.chance(25))
+        }
+    }
+}

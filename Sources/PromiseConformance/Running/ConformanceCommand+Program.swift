@@ -1,0 +1,33 @@
+// ConformanceCommand+Program.swift: `--program`, one program run on each implementation and judged.
+import Dispatch
+
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+extension ConformanceCommand {
+    /// Runs the program `text` once on each of `adapters`, in this process, and prints for each what the model
+    /// requires that the implementation did not do (or that it conforms). Exit status 0 when every implementation did
+    /// what the model requires or departed only from rules its adapter declares, 1 otherwise, 2 for a program that does
+    /// not parse.
+    static func replay(
+        _ text: String, on adapters: [any PromiseAdapter], output: @Sendable (String) -> Void,
+        errorOutput: @Sendable (String) -> Void, commandName: String
+    ) async -> Int32 {
+        let program: Program
+        do {
+            program = try Program(parsing: text)
+        } catch {
+            errorOutput("\(commandName): --program: \(error)")
+            return 2
+        }
+        var conforming = true
+        output("program (\(program.size) steps): \(program)")
+        for adapter in adapters {
+            let erased = ErasedAdapter(adapter)
+            let judgement = ProgramChecker.judge(program, on: erased, deadline: .now() + .seconds(60))
+            conforming = conforming && judgement.undeclared.isEmpty
+            let lines =
+                judgement.undeclared.map { "  breaks \($0)" } + judgement.declared.map { "  departs as declared: \($0)" }
+            output("\(adapter.name): " + (lines.isEmpty ? "does what the model requires" : "\n" + lines.joined(separator: "\n")))
+        }
+        return conforming ? 0 : 1
+    }
+}
