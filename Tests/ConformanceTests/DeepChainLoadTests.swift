@@ -1,6 +1,7 @@
 // swift.deepChain measures a chain as it settles: a chain that keeps moving gets more time than one case's limit (a
 // slow or busy machine), and one that stops fails, saying how far it got.
 import Dispatch
+import FlawedPromises
 import Foundation
 import PromiseConformance
 import TestSupport

@@ -1,6 +1,7 @@
 // Flaky departures: a clause that fails in some runs and not in others is reported with how often it failed, and a
 // failure that shows in every repetition stays a failure, whatever the adapter declares.
 import Dispatch
+import FlawedPromises
 import PromiseConformance
 import TestSupport
 import Testing

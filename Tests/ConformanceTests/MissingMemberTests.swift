@@ -1,4 +1,5 @@
 import Dispatch
+import FlawedPromises
 import PromiseConformance
 import TestSupport
 import Testing

@@ -1,3 +1,4 @@
+import FlawedPromises
 import PromiseConformance
 import TestSupport
 import Testing

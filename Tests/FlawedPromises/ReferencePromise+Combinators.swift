@@ -4,14 +4,16 @@ import TestSupport
 
 extension ReferencePromise {
     /// Cancels a pending promise: it is rejected with `CancellationError`.
-    func cancel() {
+    public func cancel() {
         reject(CancellationError())
     }
 
     /// Calls `completion` with every value in input order, or with the first rejection.
-    static func all(
-        _ promises: [ReferencePromise], completion: @escaping @Sendable (Result<[Value], any Error>) -> Void
+    public static func all(
+        _ promises: [ReferencePromise], flaw: SubtleFlaw? = nil,
+        completion: @escaping @Sendable (Result<[Value], any Error>) -> Void
     ) {
+        let promises = flaw == .allDropsRepeatedInputs ? distinct(promises) : promises
         guard !promises.isEmpty else {
             completion(.success([]))
             return
@@ -30,23 +32,26 @@ extension ReferencePromise {
                     return .value(value)
                 },
                 { error in
-                    if done.claim() { completion(.failure(error)) }
+                    if done.claim() || (flaw == .allCompletesAgainOnLaterRejection && promises.count > 3) {
+                        completion(.failure(error))
+                    }
                     throw error
                 })
         }
     }
 
     /// Settles like the first of `promises` to settle.
-    static func race(_ promises: [ReferencePromise]) -> ReferencePromise {
-        let race = ReferencePromise()
-        for promise in promises {
+    public static func race(_ promises: [ReferencePromise], flaw: SubtleFlaw? = nil) -> ReferencePromise {
+        let race = ReferencePromise(flaw: flaw)
+        for (index, promise) in promises.enumerated()
+        where !(flaw == .raceSkipsAlreadyRejectedInputs && promise.isRejected) {
             _ = promise.then(
                 { value in
                     race.fulfill(value)
                     return .value(value)
                 },
                 { error in
-                    race.reject(error)
+                    if !(flaw == .raceIgnoresRejectionsPastThirdInput && index > 2) { race.reject(error) }
                     throw error
                 })
         }
@@ -54,23 +59,36 @@ extension ReferencePromise {
     }
 
     /// Fulfils like the first of `promises` to fulfil; rejects with the last error once all have rejected.
-    static func any(_ promises: [ReferencePromise]) -> ReferencePromise {
-        guard !promises.isEmpty else { return ReferencePromise(error: ReferencePromiseError.noInput) }
-        let any = ReferencePromise()
+    public static func any(_ promises: [ReferencePromise], flaw: SubtleFlaw? = nil) -> ReferencePromise {
+        guard !promises.isEmpty || flaw == .anyOfNothingStaysPending else {
+            return ReferencePromise(error: ReferencePromiseError.noInput, flaw: flaw)
+        }
+        let any = ReferencePromise(flaw: flaw)
         let rejections = Counter()
+        let rejectedPromises = DistinctCounter()
         let count = promises.count
         for promise in promises {
+            let input = ObjectIdentifier(promise)
             _ = promise.then(
                 { value in
                     any.fulfill(value)
                     return .value(value)
                 },
                 { error in
-                    if rejections.increment() == count { any.reject(error) }
+                    let rejected =
+                        flaw == .anyCountsRepeatedInputOnce ? rejectedPromises.add(input) : rejections.increment()
+                    if rejected == count { any.reject(error) }
                     throw error
                 })
         }
         return any
+    }
+
+    /// `promises` without repetitions, in order of first appearance (``SubtleFlaw/allDropsRepeatedInputs`` only).
+    private static func distinct(_ promises: [ReferencePromise]) -> [ReferencePromise] {
+        promises.reduce(into: []) { kept, promise in
+            if !kept.contains(where: { $0 === promise }) { kept.append(promise) }
+        }
     }
 }
 

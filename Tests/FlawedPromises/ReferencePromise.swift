@@ -8,28 +8,39 @@
 // settles the promise. A promise resolved with another promise (or a foreign thenable) is "locked in": later resolve
 // calls are ignored, and it settles when the other one does. Callbacks keep their derived promise apart from their
 // closure, so `deinit` can release a long unsettled chain iteratively instead of recursing once per link.
+//
+// With a `SubtleFlaw` (nil for the correct reference), one line guarded by that flaw makes the promise wrong in one
+// subtle way, which only a program of a certain shape shows (SubtleFlaw.swift).
 import Dispatch
 import TestSupport
 
 /// Why a reference promise was rejected by the promise itself.
-enum ReferencePromiseError: Error {
+public enum ReferencePromiseError: Error {
     /// A promise was resolved with itself (A+ 2.3.1).
     case resolvedWithItself
     /// `any` of no promise.
     case noInput
+    /// A cancellation wrapped on its way down a chain (``SubtleFlaw/cancellationBecomesErrorPastThreeLinks`` only).
+    case cancelledUpstream
 }
 
 /// What a handler of ``ReferencePromise/then(on:_:_:)`` resolves the derived promise with.
-enum Step<Value: Sendable>: Sendable {
+public enum Step<Value: Sendable>: Sendable {
     case value(Value)
     case promise(ReferencePromise<Value>)
 }
 
-final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
+/// A promise written from scratch (see the top of this file), with an optional ``SubtleFlaw``.
+public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
     private struct Callback: Sendable {
         let queue: DispatchQueue
         /// The derived (or adopting) promise, kept apart from `run` so that `deinit` can release it iteratively.
         let child: ReferencePromise
+        /// What the callback is, for the flaws that treat some callbacks apart: an adoption, a `then` with
+        /// onRejected only, a `then` without onRejected.
+        var adopts = false
+        var catchOnly = false
+        var passesRejectionOn = false
         let run: @Sendable (Result<Value, any Error>, ReferencePromise) -> Void
     }
 
@@ -38,18 +49,41 @@ final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
         case settled(Result<Value, any Error>)
     }
 
+    /// What this promise gets wrong, or nil for the correct reference; promises derived from it share it.
+    public let flaw: SubtleFlaw?
+    /// How many `then` links lie between this promise and the promise its chain started from (0 for a root).
+    let depth: Int
+    /// The promise whose `then` made this one, if any (compared, never dereferenced).
+    let source: ObjectIdentifier?
     private let state = Locked<State>(.pending([]))
     /// Set once resolved (settled, or locked in to another promise or thenable); later resolutions are ignored.
     private let resolved = Locked(false)
+    /// What a leaking flaw makes the promise hold on to (nothing, for the correct reference).
+    private let leak = Locked<SubtleFlawLeak?>(nil)
 
-    init() {}
+    /// A pending promise with `flaw` (nil: the correct reference).
+    public init(flaw: SubtleFlaw? = nil) {
+        self.flaw = flaw
+        self.depth = 0
+        self.source = nil
+    }
 
-    init(value: Value) {
+    private init(flaw: SubtleFlaw?, derivedFrom source: ReferencePromise) {
+        self.flaw = flaw
+        self.depth = source.depth + 1
+        self.source = ObjectIdentifier(source)
+    }
+
+    /// A promise made fulfilled with `value`.
+    public convenience init(value: Value, flaw: SubtleFlaw? = nil) {
+        self.init(flaw: flaw)
         resolved.withLock { $0 = true }
         state.withLock { $0 = .settled(.success(value)) }
     }
 
-    init(error: any Error) {
+    /// A promise made rejected with `error`.
+    public convenience init(error: any Error, flaw: SubtleFlaw? = nil) {
+        self.init(flaw: flaw)
         resolved.withLock { $0 = true }
         state.withLock { $0 = .settled(.failure(error)) }
     }
@@ -64,22 +98,24 @@ final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
 
     // MARK: Resolving (the first call wins)
 
-    func fulfill(_ value: Value) {
+    /// Fulfils the promise, unless it is resolved already.
+    public func fulfill(_ value: Value) {
         if claim() { settle(.success(value)) }
     }
 
-    func reject(_ error: any Error) {
+    /// Rejects the promise, unless it is resolved already.
+    public func reject(_ error: any Error) {
         if claim() { settle(.failure(error)) }
     }
 
     /// Resolves with another promise: settles when it settles (A+ 2.3.2).
-    func adopt(_ other: ReferencePromise<Value>) {
+    public func adopt(_ other: ReferencePromise<Value>) {
         if claim() { follow(other) }
     }
 
     /// Resolves with a foreign promise-like `then` function (A+ 2.3.3): the first callback call wins, a throw after
     /// one is ignored, a throw before any rejects. `resolve` receives the promise's own resolver functions.
-    func assimilate(
+    public func assimilate(
         _ then: (
             _ resolve: @escaping @Sendable (Step<Value>) -> Void, _ reject: @escaping @Sendable (any Error) -> Void
         )
@@ -112,35 +148,48 @@ final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
     }
 
     private func follow(_ other: ReferencePromise<Value>) {
-        if other === self {
+        if other === self || (flaw == .siblingAdoptionRejectedAsCycle && other.source != nil && other.source == source)
+        {
             settle(.failure(ReferencePromiseError.resolvedWithItself))
             return
         }
+        let flaw = flaw
         other.subscribe(
-            Callback(queue: .global(), child: self) { result, child in
-                child.settle(result)
+            Callback(queue: .global(), child: self, adopts: true) { result, child in
+                if flaw == .rejectedAdoptionLeaks, case .failure = result { child.holdOn(to: child) }
+                child.settle(result, adopted: true)
             })
     }
 
-    private func settle(_ result: Result<Value, any Error>) {
-        state.withLock { state in
-            guard case .pending(let callbacks) = state else { return }
+    private func settle(_ result: Result<Value, any Error>, adopted: Bool = false) {
+        let runNow = state.withLock { state -> [Callback] in
+            guard case .pending(let registered) = state else { return [] }
             state = .settled(result)
+            let callbacks = dispatchList(registered, result, adopted: adopted)
+            if flaw == .settleInsideHandlerRunsInline, RunningHandler.isRunning { return callbacks }
             for callback in callbacks { Self.dispatch(callback, result) }
+            return []
         }
+        for callback in runNow { callback.run(result, callback.child) }
     }
 
-    private func subscribe(_ callback: Callback) {
-        state.withLock { state in
+    private func subscribe(_ callback: Callback, runsNowIfSettled: Bool = false) {
+        let runNow = state.withLock { state -> Result<Value, any Error>? in
             switch state {
             case .pending(var callbacks):
+                if flaw == .thirdAdopterForgotten, callback.adopts, callbacks.count(where: \.adopts) >= 2 { return nil }
                 state = .pending([])  // keeps `callbacks` uniquely referenced while appending
                 callbacks.append(callback)
+                if flaw == .wideFanOutLeaks, callbacks.count == 5 { holdOn(to: self) }
                 state = .pending(callbacks)
+                return nil
             case .settled(let result):
+                if runsNowIfSettled { return result }
                 Self.dispatch(callback, result)
+                return nil
             }
         }
+        if let runNow { callback.run(runNow, callback.child) }
     }
 
     private static func dispatch(_ callback: Callback, _ result: Result<Value, any Error>) {
@@ -150,29 +199,40 @@ final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
     // MARK: then
 
     /// Registers handlers; `queue` nil means a global queue. A nil handler passes the value or error on.
-    func then(
+    public func then(
         on queue: DispatchQueue? = nil, _ onFulfilled: (@Sendable (Value) throws -> Step<Value>)?,
         _ onRejected: (@Sendable (any Error) throws -> Step<Value>)? = nil
     ) -> ReferencePromise<Value> {
-        let derived = ReferencePromise<Value>()
+        let derived = ReferencePromise<Value>(flaw: flaw, derivedFrom: self)
+        let flaw = flaw
+        let handling = RunningHandler(of: self, flawed: flaw != nil)
         subscribe(
-            Callback(queue: queue ?? .global(), child: derived) { result, child in
+            Callback(
+                queue: queue ?? .global(), child: derived, catchOnly: onFulfilled == nil && onRejected != nil,
+                passesRejectionOn: onRejected == nil
+            ) { result, child in
                 let derived = child
                 do {
-                    let step: Step<Value>
+                    var step: Step<Value>
                     switch result {
                     case .success(let value):
                         guard let onFulfilled else {
                             derived.fulfill(value)  // no handler: pass the value on (A+ 2.2.7.3)
                             return
                         }
-                        step = try onFulfilled(value)
+                        step = try handling.run { try onFulfilled(value) }
+                        if flaw == .deepHandlerValueIgnored, derived.depth > 4, case .value = step {
+                            step = .value(value)
+                        }
                     case .failure(let error):
                         guard let onRejected else {
-                            derived.reject(error)
+                            derived.reject(
+                                flaw == .cancellationBecomesErrorPastThreeLinks && derived.depth > 3
+                                    && error is CancellationError ? ReferencePromiseError.cancelledUpstream : error)
                             return
                         }
-                        step = try onRejected(error)
+                        step = try handling.run { try onRejected(error) }
+                        if flaw == .deepRecoveryIgnored, derived.depth > 6, case .value = step { throw error }
                     }
                     switch step {
                     case .value(let value): derived.fulfill(value)
@@ -181,7 +241,7 @@ final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
                 } catch {
                     derived.reject(error)
                 }
-            })
+            }, runsNowIfSettled: flaw == .thenInsideOtherHandlerRunsInline && RunningHandler.isRunning(otherThan: self))
         return derived
     }
 }
@@ -194,6 +254,40 @@ extension ReferencePromise {
             state = .pending([])
             return callbacks.map(\.child)
         }
+    }
+
+    /// Whether the promise is rejected already.
+    var isRejected: Bool {
+        state.withLock { state in
+            if case .settled(.failure) = state { return true }
+            return false
+        }
+    }
+
+    /// Keeps `object` for as long as the promise lives (a leaking flaw's hold; never for the correct reference).
+    private func holdOn(to object: AnyObject) {
+        leak.withLock { $0 = SubtleFlawLeak(object) }
+    }
+
+    /// The callbacks a settlement dispatches, in order: those registered, as registered, but for the flaws that
+    /// reorder, drop or repeat some.
+    private func dispatchList(_ callbacks: [Callback], _ result: Result<Value, any Error>, adopted: Bool) -> [Callback]
+    {
+        guard let flaw else { return callbacks }
+        var callbacks = callbacks
+        let error: (any Error)? = if case .failure(let error) = result { error } else { nil }
+        if flaw == .rejectionRunsLateHandlersFirst, error != nil, callbacks.count > 4 {
+            callbacks = Array(callbacks[4...] + callbacks[..<4])
+        }
+        if flaw == .catchHandlersRunLast, error != nil {
+            callbacks = callbacks.filter { !$0.catchOnly } + callbacks.filter(\.catchOnly)
+        }
+        if flaw == .rejectionDropsSixthHandler, error != nil, callbacks.count > 6 { callbacks.remove(at: 5) }
+        if flaw == .adoptionRunsFirstHandlerTwice, adopted, callbacks.count > 2 { callbacks.append(callbacks[0]) }
+        if flaw == .cancellationSkipsPassThroughPastThree, error is CancellationError, callbacks.count > 3 {
+            callbacks.removeAll(where: \.passesRejectionOn)
+        }
+        return callbacks
     }
 }
 
