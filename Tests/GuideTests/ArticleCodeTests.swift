@@ -1,6 +1,7 @@
-// The DocC articles that show code kept elsewhere show it verbatim: each toy model in its style's article, and the
-// Swift Task adapter of Examples/ThirdPartyConformance in "Testing your own promise". The code is a region of its
-// file, between `// guide:begin name` and `// guide:end name`, as for docs/guide.md (GuideSampleTests).
+// The DocC articles that show code kept elsewhere show it verbatim: each toy model in its style's article, and in
+// "Testing your own promise" the minimal promise and its adapter (Tests/ConformanceTests/MinimalSample) and the Swift
+// Task adapter of Examples/ThirdPartyConformance. The code is a region of its file, between `// guide:begin name` and
+// `// guide:end name`, as for docs/guide.md (GuideSampleTests).
 import Testing
 
 import enum TestSupport.SampleRegions
@@ -25,6 +26,12 @@ struct ArticleCodeTests {
         Shown(
             file: "Tests/ToyModels/ToyPromise.swift", region: "toy-promise",
             article: "Sources/FBLStyle/FBLStyle.docc/HowObserversAndTheGlobalGroupWork.md"),
+        Shown(
+            file: "Tests/ConformanceTests/MinimalSample/MyPromise.swift", region: "my-promise",
+            article: "Sources/PromiseConformance/PromiseConformance.docc/TestingYourPromise.md"),
+        Shown(
+            file: "Tests/ConformanceTests/MinimalSample/MyPromiseAdapter.swift", region: "my-promise-adapter",
+            article: "Sources/PromiseConformance/PromiseConformance.docc/TestingYourPromise.md"),
         Shown(
             file: "Examples/ThirdPartyConformance/Sources/ThirdPartyAdapters/SwiftTaskAdapter.swift",
             region: "task-adapter",
