@@ -20,6 +20,7 @@ extension ReferencePromise {
         }
         let values = Locked<[Value?]>(Array(repeating: nil, count: promises.count))
         let done = OnceFlag()
+        let count = promises.count  // not `promises` in the handlers: each input would hold itself
         for (index, promise) in promises.enumerated() {
             _ = promise.then(
                 { value in
@@ -32,7 +33,7 @@ extension ReferencePromise {
                     return .value(value)
                 },
                 { error in
-                    if done.claim() || (flaw == .allCompletesAgainOnLaterRejection && promises.count > 3) {
+                    if done.claim() || (flaw == .allCompletesAgainOnLaterRejection && count > 3) {
                         completion(.failure(error))
                     }
                     throw error

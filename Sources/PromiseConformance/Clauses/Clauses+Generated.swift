@@ -41,11 +41,17 @@ extension Clause {
             waitsForAbsence: false, cases: (1...max(programs.count, 1)).map { "program \($0)" }
         ) { context in
             let generator = ProgramGenerator(family: family, capabilities: context.adapter.capabilities)
+            var failed = false
             for index in 1...max(programs.count, 1) where programs.count > 0 {
                 try context.inCase("program \(index)") {
-                    try ProgramChecker.check(
-                        generator.program(seed: programs.seed, index: index), index: index, programs: programs,
-                        in: context)
+                    do {
+                        try ProgramChecker.check(
+                            generator.program(seed: programs.seed, index: index), index: index, programs: programs,
+                            afterFailure: failed, in: context)
+                    } catch let failure as ClauseFailure {
+                        failed = true
+                        throw failure
+                    }
                 }
             }
         }

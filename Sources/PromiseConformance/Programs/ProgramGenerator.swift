@@ -31,7 +31,7 @@ struct ProgramGenerator: Sendable {
         let familyBits = UInt64(Family.allCases.firstIndex(of: family)!) << 56
         var random = SplitMix(seed: seed ^ familyBits ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15))
         var builder = Builder(family: family, capabilities: capabilities)
-        let length = 5 + random.below(12)
+        let length = 5 + random.below(14)
         while builder.steps.count < length { builder.addStep(&random) }
         builder.settleSomeLeft(&random)
         return Program(builder.steps)
@@ -55,6 +55,8 @@ struct ProgramGenerator: Sendable {
         var tip: Int?
         /// A promise many handlers are registered on, to grow fan-out.
         var hub: Int?
+        /// The promise handlers last adopted, which others tend to adopt too (several adopters of one promise).
+        var adopted: Int?
 
         init(family: Family, capabilities: Capabilities) {
             self.family = family
@@ -84,7 +86,7 @@ struct ProgramGenerator: Sendable {
             let canCancel = capabilities.contains(.cancellation)
             var weights: [(String, Int)] = [
                 ("pending", promises.isEmpty ? 40 : 10), ("settled", 6), ("then", promises.isEmpty ? 0 : 26),
-                ("chain", tip == nil ? 0 : 14), ("fan", hub == nil ? 0 : 10), ("settle", settleable.isEmpty ? 0 : 14),
+                ("chain", tip == nil ? 0 : 22), ("long chain", promises.isEmpty ? 0 : 6), ("fan", hub == nil ? 0 : 34), ("settle", settleable.isEmpty ? 0 : 14),
             ]
             switch family {
             case .then: break
@@ -95,7 +97,7 @@ struct ProgramGenerator: Sendable {
             case .cancellation:
                 weights += [("cancellable", canCancel ? 14 : 0)]
             }
-            if family != .combinators, !combinators.isEmpty, !promises.isEmpty { weights.append(("combinator", 2)) }
+            if family != .combinators, !combinators.isEmpty, !promises.isEmpty { weights.append(("combinator", 4)) }
             if family != .cancellation, canCancel { weights.append(("cancellable", 2)) }
             if family != .resolution, capabilities.contains(.assimilation) { weights.append(("thenable", 2)) }
             switch pick(weights, &random) {
@@ -111,6 +113,7 @@ struct ProgramGenerator: Sendable {
                 promises.append(made)
             case "then": addThen(on: random.pick(promises), &random)
             case "chain": addThen(on: tip!, &random)
+            case "long chain": addLongChain(&random)
             case "fan": addThen(on: hub!, &random)
             case "settle": settle(&random)
             default: addCombinator(&random)
@@ -131,7 +134,29 @@ struct ProgramGenerator: Sendable {
             steps.append(.make(made, cancellable ? .cancellable : .pending))
             promises.append(made)
             settleable.append((made, cancellable))
-            if hub == nil || random.chance(30) { hub = made }
+            if hub == nil || random.chance(20) { hub = made }
+        }
+
+        /// A chain of 4 to 9 links on a promise of the program, most of them passing on one outcome (`_` for it) and
+        /// handling the other: a rejection or a cancellation travels far before a handler meets it.
+        mutating func addLongChain(_ random: inout SplitMix) {
+            var source = settleable.last.map(\.node) ?? random.pick(promises)
+            if random.chance(50) { source = random.pick(promises) }
+            let passesRejections = random.chance(60)
+            for _ in 0..<(4 + random.below(6)) {
+                let made = node()
+                let queue: Int? = random.chance(50) ? 1 + random.below(2) : nil
+                let handled = reaction(made, &random, nested: 2)
+                let passes = random.chance(80)
+                let make: Program.Make =
+                    passesRejections
+                    ? .then(source: source, queue: queue, onFulfilled: handled, onRejected: passes ? nil : handled)
+                    : .then(source: source, queue: queue, onFulfilled: passes ? nil : handled, onRejected: handled)
+                steps.append(.make(made, make))
+                promises.append(made)
+                source = made
+            }
+            tip = source
         }
 
         mutating func addThen(on source: Int, _ random: inout SplitMix) {
@@ -167,12 +192,22 @@ struct ProgramGenerator: Sendable {
                 switch pick(weights, &random) {
                 case "value": .value(value())
                 case "throw": .throwing(error())
-                case "adopt" where !promises.isEmpty: .adopt(random.pick(promises))
+                case "adopt" where !promises.isEmpty: .adopt(adoptTarget(&random))
                 case "self": .adoptSelf
                 case "thenable": .thenable(thenable(&random))
                 default: .value(value())
                 }
             return Program.Reaction(effects: effects, result: result)
+        }
+
+        /// A promise for a handler to adopt: often the one handlers adopted last, so that one promise gets several
+        /// adopters; otherwise any promise of the program, most often a pending one.
+        mutating func adoptTarget(_ random: inout SplitMix) -> Int {
+            if let adopted, random.chance(60) { return adopted }
+            let pending = settleable.map(\.node)
+            let target = !pending.isEmpty && random.chance(70) ? random.pick(pending) : random.pick(promises)
+            adopted = target
+            return target
         }
 
         /// A step a handler runs: a `then` on a promise of the program, or settling one no other handler settles.
@@ -209,15 +244,28 @@ struct ProgramGenerator: Sendable {
         }
 
         mutating func addCombinator(_ random: inout SplitMix) {
-            let count = random.chance(8) ? 0 : 1 + random.below(5)
+            let count = random.chance(30) ? 0 : 1 + random.below(6)
             var inputs: [Int] = []
+            let pending = settleable.map(\.node)
             for _ in 0..<count {
-                inputs.append(!inputs.isEmpty && random.chance(20) ? random.pick(inputs) : random.pick(promises))
+                let input =
+                    !inputs.isEmpty && random.chance(20)
+                    ? random.pick(inputs) : !pending.isEmpty && random.chance(60) ? random.pick(pending) : random.pick(promises)
+                inputs.append(input)
             }
             var kinds = combinators
             if count == 0 { kinds.removeAll { $0 == "race" } }  // a race of nothing never settles: nothing to see
             guard !kinds.isEmpty else { return }
             let made = node()
+            defer {
+                // Often the inputs still pending then settle, one step each, in an order of their own.
+                if random.chance(50) {
+                    let pending = settleable.filter { input in inputs.contains(input.node) }
+                    for input in random.pick(pending.count, from: pending) {
+                        steps.append(settlement(of: input, &random))
+                    }
+                }
+            }
             switch random.pick(kinds) {
             case "all": steps.append(.make(made, .all(inputs)))
             case "race":

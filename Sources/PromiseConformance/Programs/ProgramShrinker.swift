@@ -29,6 +29,45 @@ enum ProgramShrinker {
     /// The simpler programs one change away from `program`, the biggest changes first.
     static func candidates(_ program: Program) -> [Program] {
         var found: [Program] = []
+        // Runs of steps taken out, halves first, then quarters, …: a long program loses most of its steps in a few
+        // tries.
+        var chunk = program.steps.count / 2
+        while chunk >= 2 {
+            for start in stride(from: 0, to: program.steps.count, by: chunk) {
+                var steps = program.steps
+                let removed = steps[start..<min(start + chunk, steps.count)]
+                steps.removeSubrange(start..<min(start + chunk, steps.count))
+                found.append(Program(steps).without(Set(Program(Array(removed)).makes.map(\.node))))
+            }
+            chunk /= 2
+        }
+        // A link taken out of a chain: what used the link uses its source instead.
+        for (index, step) in program.steps.enumerated() {
+            guard case .make(let node, .then(let source, _, _, _)) = step else { continue }
+            var steps = program.steps
+            steps.remove(at: index)
+            let nested = Set(Program([step]).makes.map(\.node)).subtracting([node])
+            found.append(Program(steps).without(nested).replacing(node, with: source))
+        }
+        // A pending promise settled by a later step made settled instead.
+        for (index, step) in program.steps.enumerated() {
+            guard case .make(let node, .pending) = step,
+                let settling = program.steps.firstIndex(where: {
+                    switch $0 {
+                    case .fulfil(node, _), .reject(node, _): true
+                    default: false
+                    }
+                })
+            else { continue }
+            var steps = program.steps
+            switch steps[settling] {
+            case .fulfil(_, let value): steps[index] = .make(node, .fulfilled(value))
+            case .reject(_, let error): steps[index] = .make(node, .rejected(error))
+            default: continue
+            }
+            steps.remove(at: settling)
+            found.append(Program(steps))
+        }
         for index in program.steps.indices {
             var steps = program.steps
             let removed = steps.remove(at: index)
@@ -181,6 +220,39 @@ extension Program {
             if again == program { return program }
             program = again
         }
+    }
+
+    /// The program with every use of promise `old` (as a source, an input, a promise adopted or settled) made a use
+    /// of `new`.
+    func replacing(_ old: Int, with new: Int) -> Program {
+        func node(_ id: Int) -> Int { id == old ? new : id }
+        func step(_ step: Step) -> Step {
+            switch step {
+            case .fulfil(let target, let value): return .fulfil(node(target), value)
+            case .reject(let target, let error): return .reject(node(target), error)
+            case .cancel(let target): return .cancel(node(target))
+            case .make(let made, let make):
+                switch make {
+                case .then(let source, let queue, let onFulfilled, let onRejected):
+                    return .make(
+                        made,
+                        .then(
+                            source: node(source), queue: queue, onFulfilled: onFulfilled.map(reaction),
+                            onRejected: onRejected.map(reaction)))
+                case .all(let inputs): return .make(made, .all(inputs.map(node)))
+                case .race(let inputs): return .make(made, .race(inputs.map(node)))
+                case .any(let inputs): return .make(made, .any(inputs.map(node)))
+                default: return step
+                }
+            }
+        }
+        func reaction(_ reaction: Reaction) -> Reaction {
+            var changed = reaction
+            changed.effects = reaction.effects.map(step)
+            if case .adopt(let other) = reaction.result { changed.result = .adopt(node(other)) }
+            return changed
+        }
+        return Program(steps.map(step))
     }
 
     /// The program with its promises, values and errors numbered again from the start, in the order of the text.

@@ -1,0 +1,85 @@
+// The generated clauses (generated.*): they find each subtle flaw of the reference promise, in every run of the
+// default count, and shrink it to a small program; they pass the correct reference; the programs print and parse back;
+// every kind of step is used often enough.
+import Dispatch
+import FlawedPromises
+@testable import PromiseConformance
+import TestSupport
+import Testing
+
+@Suite struct GeneratedProgramsTests {
+    static let generated = Clause.all.filter { $0.family != nil }
+
+    /// The failures of the generated clauses on `adapter`: each failing clause's first failing program, as reported
+    /// (the one the clause shrinks).
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    static func failures(_ adapter: some PromiseAdapter, programs: GeneratedPrograms = .standard) async -> [String] {
+        let report = await Conformance.run(adapter, clauses: generated, programs: programs)
+        return report.results.compactMap { result in
+            result.caseResults.lazy.compactMap { $0.outcome == .passed ? nil : $0.message }.first
+        }
+    }
+
+    /// The program a failure message reports as the smallest one.
+    static func smallestProgram(in message: String) throws -> Program {
+        let start = try #require(message.range(of: "--program '"))
+        let end = try #require(message[start.upperBound...].firstIndex(of: "'"))
+        return try Program(parsing: String(message[start.upperBound..<end]))
+    }
+
+    /// Each subtle flaw, which the fixed clauses miss (SubtleFlawTests), is caught by the default run, and every
+    /// failure it gets is shrunk to at most 8 steps, a program that fails again when replayed.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test(arguments: SubtleFlaw.allCases)
+    func theDefaultRunCatchesTheFlaw(_ flaw: SubtleFlaw) async throws {
+        let adapter = ReferenceAdapter(flaw: flaw)
+        let failures = await Self.failures(adapter)
+        try #require(!failures.isEmpty, "\(flaw.rawValue) was not caught")
+        for message in failures {
+            let program = try Self.smallestProgram(in: message)
+            #expect(program.size <= 8, "\(flaw.rawValue): \(message)")
+            let replayed = ProgramChecker.judge(program, on: ErasedAdapter(adapter), deadline: .now() + .seconds(60))
+            #expect(!replayed.undeclared.isEmpty, "\(flaw.rawValue): replaying \(program) passed")
+        }
+    }
+
+    /// The correct reference does what the model requires in every program.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func theReferencePasses() async {
+        let failures = await Self.failures(ReferenceAdapter())
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    /// The suite's gross flaws that a sequential program can show fail the generated clauses too (the racy ones need
+    /// threads racing, which programs do not do, and `recursiveRelease` a chain of 100,000 links).
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test(arguments: [
+        Flaw.callsHandlerTwice, .synchronousHandlers, .dropsLateHandlers, .secondResolutionWins,
+        .rejectionBecomesFulfilment, .retainCycle,
+    ])
+    func theSuitesFlawedPromisesFail(_ flaw: Flaw) async {
+        let failures = await Self.failures(FlawedAdapter(flaw: flaw), programs: GeneratedPrograms(count: 40))
+        #expect(!failures.isEmpty, "\(flaw.rawValue) passed the generated clauses")
+    }
+
+    /// Every program of the default run prints as text that parses back to the same program.
+    @Test func programsParseBack() throws {
+        for family in ProgramGenerator.Family.allCases {
+            let generator = ProgramGenerator(family: family, capabilities: .everything)
+            for index in 1...GeneratedPrograms.defaultCount {
+                let program = generator.program(seed: GeneratedPrograms.defaultSeed, index: index)
+                #expect(try Program(parsing: program.description) == program, "\(program)")
+                #expect(try Program(parsing: program.renumbered.description) == program.renumbered)
+            }
+        }
+    }
+
+    /// The coverage table of the default run, for an adapter with every capability: every kind of step at least 100
+    /// times.
+    @Test func everyKindOfStepIsUsedAHundredTimes() {
+        let coverage = ProgramCoverage(capabilities: .everything, programs: .standard)
+        for kind in ProgramCoverage.kinds {
+            #expect((coverage.counts[kind] ?? 0) >= 100, "\(kind): \(coverage.counts[kind] ?? 0)")
+        }
+    }
+}
