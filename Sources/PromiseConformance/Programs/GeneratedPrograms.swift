@@ -10,11 +10,11 @@ public struct GeneratedPrograms: Sendable, Hashable, CustomStringConvertible {
     /// The seed the programs are made from.
     public var seed: UInt64
 
-    /// The default number of programs per generated clause: 200.
+    /// The default number of programs per generated clause: 300.
     ///
     /// Chosen so that every subtle flaw the suite's tests plant is found in every run (each needs at most a few dozen
     /// programs), and so that a run over one adapter takes about half as long again as the fixed clauses alone.
-    public static let defaultCount = 200
+    public static let defaultCount = 300
 
     /// The default seed.
     public static let defaultSeed: UInt64 = 20_261_126
@@ -28,7 +28,7 @@ public struct GeneratedPrograms: Sendable, Hashable, CustomStringConvertible {
         self.seed = seed
     }
 
-    /// `200 programs per generated clause, seed 20261126`.
+    /// `300 programs per generated clause, seed 20261126`.
     public var description: String {
         "\(count) program\(count == 1 ? "" : "s") per generated clause, seed \(seed)"
     }

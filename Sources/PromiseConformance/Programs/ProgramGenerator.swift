@@ -49,12 +49,15 @@ struct ProgramGenerator: Sendable {
         var promises: [Int] = []
         /// The pending promises made at the top level, with whether they are cancellable.
         var settleable: [(node: Int, cancellable: Bool)] = []
+        /// The promises of `settleable` that no step has settled yet.
+        var unsettled: Set<Int> = []
         /// Pending promises a handler settles: no other handler settles them, so which call comes first is known.
         var settledByHandler: Set<Int> = []
         /// The last promise a `then` made, to grow chains.
         var tip: Int?
-        /// A promise many handlers are registered on, to grow fan-out.
+        /// A promise many handlers are registered on, to grow fan-out, and the queue most of them run on.
         var hub: Int?
+        var hubQueue: Int?
         /// The promise handlers last adopted, which others tend to adopt too (several adopters of one promise).
         var adopted: Int?
 
@@ -93,7 +96,7 @@ struct ProgramGenerator: Sendable {
             case .resolution:
                 weights += [("thenable", capabilities.contains(.assimilation) ? 8 : 0)]
             case .combinators:
-                weights += [("combinator", combinators.isEmpty || promises.isEmpty ? 0 : 22)]
+                weights += [("combinator", combinators.isEmpty || promises.isEmpty ? 0 : 22), ("pending", 12)]
             case .cancellation:
                 weights += [("cancellable", canCancel ? 14 : 0)]
             }
@@ -114,7 +117,7 @@ struct ProgramGenerator: Sendable {
             case "then": addThen(on: random.pick(promises), &random)
             case "chain": addThen(on: tip!, &random)
             case "long chain": addLongChain(&random)
-            case "fan": addThen(on: hub!, &random)
+            case "fan": addThen(on: hub!, &random, queue: random.chance(70) ? hubQueue : nil)
             case "settle": settle(&random)
             default: addCombinator(&random)
             }
@@ -134,7 +137,8 @@ struct ProgramGenerator: Sendable {
             steps.append(.make(made, cancellable ? .cancellable : .pending))
             promises.append(made)
             settleable.append((made, cancellable))
-            if hub == nil || random.chance(20) { hub = made }
+            unsettled.insert(made)
+            if hub == nil || random.chance(20) { setHub(made, &random) }
         }
 
         /// A chain of 4 to 9 links on a promise of the program, most of them passing on one outcome (`_` for it) and
@@ -159,13 +163,21 @@ struct ProgramGenerator: Sendable {
             tip = source
         }
 
-        mutating func addThen(on source: Int, _ random: inout SplitMix) {
+        mutating func setHub(_ node: Int, _ random: inout SplitMix) {
+            hub = node
+            hubQueue = random.chance(70) ? 1 + random.below(2) : nil
+        }
+
+        mutating func addThen(on source: Int, _ random: inout SplitMix, queue: Int?? = nil) {
             let made = node()
-            let make = then(made, on: source, &random, nested: 0)
+            var make = then(made, on: source, &random, nested: 0)
+            if let queue, case .then(let source, _, let onFulfilled, let onRejected) = make {
+                make = .then(source: source, queue: queue, onFulfilled: onFulfilled, onRejected: onRejected)
+            }
             steps.append(.make(made, make))
             promises.append(made)
             tip = made
-            if random.chance(15) { hub = made }
+            if random.chance(15) { setHub(made, &random) }
         }
 
         /// A `then` on `source` making promise `made`.
@@ -204,7 +216,7 @@ struct ProgramGenerator: Sendable {
         /// adopters; otherwise any promise of the program, most often a pending one.
         mutating func adoptTarget(_ random: inout SplitMix) -> Int {
             if let adopted, random.chance(60) { return adopted }
-            let pending = settleable.map(\.node)
+            let pending = settleable.map(\.node).filter(unsettled.contains)
             let target = !pending.isEmpty && random.chance(70) ? random.pick(pending) : random.pick(promises)
             adopted = target
             return target
@@ -229,13 +241,16 @@ struct ProgramGenerator: Sendable {
         }
 
         mutating func settlement(of target: (node: Int, cancellable: Bool), _ random: inout SplitMix) -> Program.Step {
+            unsettled.remove(target.node)
             if target.cancellable, random.chance(family == .cancellation ? 60 : 30) { return .cancel(target.node) }
             if target.cancellable || random.chance(60) { return .fulfil(target.node, value()) }
             return .reject(target.node, error())
         }
 
+        /// Settles a pending promise of the program: most often one no step settled yet, sometimes one again.
         mutating func settle(_ random: inout SplitMix) {
-            steps.append(settlement(of: random.pick(settleable), &random))
+            let fresh = settleable.filter { unsettled.contains($0.node) }
+            steps.append(settlement(of: !fresh.isEmpty && random.chance(75) ? random.pick(fresh) : random.pick(settleable), &random))
         }
 
         /// Settles some of the pending promises nothing settled yet, at the end, so that long programs settle more.
@@ -246,11 +261,14 @@ struct ProgramGenerator: Sendable {
         mutating func addCombinator(_ random: inout SplitMix) {
             let count = random.chance(30) ? 0 : 1 + random.below(6)
             var inputs: [Int] = []
-            let pending = settleable.map(\.node)
+            let pending = settleable.map(\.node).filter(unsettled.contains)
+            // Often every input is still pending: which settles first is then up to the steps that follow.
+            let pendingShare = pending.count >= 2 && random.chance(40) ? 100 : 60
             for _ in 0..<count {
                 let input =
                     !inputs.isEmpty && random.chance(20)
-                    ? random.pick(inputs) : !pending.isEmpty && random.chance(60) ? random.pick(pending) : random.pick(promises)
+                    ? random.pick(inputs)
+                    : !pending.isEmpty && random.chance(pendingShare) ? random.pick(pending) : random.pick(promises)
                 inputs.append(input)
             }
             var kinds = combinators
@@ -259,8 +277,8 @@ struct ProgramGenerator: Sendable {
             let made = node()
             defer {
                 // Often the inputs still pending then settle, one step each, in an order of their own.
-                if random.chance(50) {
-                    let pending = settleable.filter { input in inputs.contains(input.node) }
+                if random.chance(60) {
+                    let pending = settleable.filter { input in inputs.contains(input.node) && unsettled.contains(input.node) }
                     for input in random.pick(pending.count, from: pending) {
                         steps.append(settlement(of: input, &random))
                     }

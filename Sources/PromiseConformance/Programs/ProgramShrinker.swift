@@ -49,6 +49,27 @@ enum ProgramShrinker {
             let nested = Set(Program([step]).makes.map(\.node)).subtracting([node])
             found.append(Program(steps).without(nested).replacing(node, with: source))
         }
+        // A step a handler runs made a step of the program, right after the one that registers the handler.
+        for (index, step) in program.steps.enumerated() {
+            guard case .make(let node, .then(let source, let queue, let onFulfilled, let onRejected)) = step else {
+                continue
+            }
+            for (fulfilled, reaction) in [(true, onFulfilled), (false, onRejected)] {
+                guard let reaction else { continue }
+                for (effectIndex, effect) in reaction.effects.enumerated() {
+                    var rest = reaction
+                    rest.effects.remove(at: effectIndex)
+                    var steps = program.steps
+                    steps[index] = .make(
+                        node,
+                        .then(
+                            source: source, queue: queue, onFulfilled: fulfilled ? rest : onFulfilled,
+                            onRejected: fulfilled ? onRejected : rest))
+                    steps.insert(effect, at: index + 1)
+                    found.append(Program(steps))
+                }
+            }
+        }
         // A pending promise settled by a later step made settled instead.
         for (index, step) in program.steps.enumerated() {
             guard case .make(let node, .pending) = step,
