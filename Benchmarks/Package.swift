@@ -18,6 +18,8 @@ let package = Package(
                 .product(name: "BoltsStyle", package: "Promises"),
                 .product(name: "PromiseKitStyle", package: "Promises"),
                 .product(name: "FBLStyle", package: "Promises"),
+                .product(name: "PromiseConformance", package: "Promises"),
+                .product(name: "PromiseStyleAdapters", package: "Promises"),
             ],
             path: "PromiseBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

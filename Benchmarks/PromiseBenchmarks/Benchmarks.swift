@@ -8,4 +8,5 @@ let benchmarks: @Sendable () -> Void = {
     registerMachinery()
     registerLong()
     registerCombinators()
+    registerPrograms()
 }

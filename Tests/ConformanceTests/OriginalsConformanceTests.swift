@@ -27,10 +27,15 @@ import Testing
         Original(name: "Bolts-Swift 1.5.0", data: "docs/data/originals-conformance/Bolts-Swift-1.5.0.json"),
     ]
 
+    /// The clauses the originals were run on: every clause but the generated ones (`generated.*`), which came after
+    /// the recording (the page says so).
+    static let recordedClauses = Clause.all.filter { $0.programs == nil }
+
     @Test func rowsAreTheSuiteClauses() throws {
         let table = try MarkdownMatrix(file: Self.page, header: Self.header)
-        #expect(table.rows.map { $0[0] } == Clause.all.map { "`\($0.id)`" }, "\(Self.page): one row per clause")
-        #expect(table.rows.map { $0[1] } == Clause.all.map(\.title), "\(Self.page): each row's title")
+        #expect(
+            table.rows.map { $0[0] } == Self.recordedClauses.map { "`\($0.id)`" }, "\(Self.page): one row per clause")
+        #expect(table.rows.map { $0[1] } == Self.recordedClauses.map(\.title), "\(Self.page): each row's title")
     }
 
     /// The page shows, for each original, the cells and the summary line of its recorded run.
@@ -38,7 +43,8 @@ import Testing
     func originalShowsItsRecordedVerdicts(_ original: Original) throws {
         let report = try RecordedReport.load(original.data)
         #expect(report.name == original.name)
-        #expect(report.results.map(\.clause) == Clause.all.map(\.id), "\(original.data): one result per clause")
+        #expect(
+            report.results.map(\.clause) == Self.recordedClauses.map(\.id), "\(original.data): one result per clause")
         let table = try MarkdownMatrix(file: Self.page, header: Self.header)
         let mismatches = table.mismatches(in: original.name, expected: report.results.map(\.cell))
         #expect(mismatches.isEmpty, "\(Self.page), column \(original.name), against \(original.data): \(mismatches)")
@@ -52,7 +58,8 @@ import Testing
         let page = try MarkdownMatrix(file: Self.page, header: Self.header)
         let readme = try MarkdownMatrix(file: Self.readme, header: Self.readmeHeader)
         for style in ["PromiseKitStyle", "BoltsStyle"] {
-            let mismatches = page.mismatches(in: style, expected: try readme.column(style))
+            let recorded = Array(try readme.column(style).prefix(Self.recordedClauses.count))
+            let mismatches = page.mismatches(in: style, expected: recorded)
             #expect(mismatches.isEmpty, "\(Self.page), column \(style), against the README's: \(mismatches)")
         }
     }
@@ -81,7 +88,9 @@ import Testing
     }
 
     static func declaredCell(_ adapter: any PromiseAdapter, _ clause: Clause) -> String {
-        if clause.notMeaningful != nil || !adapter.capabilities.isSuperset(of: clause.requires) { return "n/a" }
+        if !clause.applies(to: adapter.capabilities) { return "n/a" }
+        // A generated clause shows a deviation where its programs meet a departure the adapter declares.
+        if clause.programs != nil { return adapter.deviations.isEmpty ? "pass" : "deviation" }
         let declared = adapter.deviations.keys.contains { $0 == clause.id || $0.hasPrefix(clause.id + "#") }
         return declared ? "deviation" : "pass"
     }

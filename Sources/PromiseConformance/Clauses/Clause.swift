@@ -88,6 +88,14 @@ public struct Clause: Sendable, Hashable, Identifiable, CustomStringConvertible 
         statesClauses + thenClauses + resolutionClauses + thenableClauses + swiftClauses + combinatorClauses
         + cancellationClauses + generatedClauses(.standard)
 
+    /// Whether the clause runs for an adapter that declares `capabilities`: it is meaningful in typed Swift, and the
+    /// adapter declares every capability it needs (for `generated.combinators`, one of `all`, `race` and `any` at
+    /// least). A clause that does not apply is reported ``ClauseStatus/notApplicable(_:)``.
+    public func applies(to capabilities: Capabilities) -> Bool {
+        notMeaningful == nil && capabilities.isSuperset(of: requires)
+            && (requiresOneOf.isEmpty || !requiresOneOf.isDisjoint(with: capabilities))
+    }
+
     /// The clause, with `programs` if it is a generated clause (`generated.*`); itself otherwise.
     public func with(_ programs: GeneratedPrograms) -> Clause {
         family.map { Clause.generated($0, programs) } ?? self

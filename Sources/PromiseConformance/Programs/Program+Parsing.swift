@@ -14,7 +14,9 @@ extension Program {
         for line in text.split(whereSeparator: \.isNewline) {
             var spaced = ""
             for character in line {
-                if "();,".contains(character) { spaced += " \(character == "," ? "," : String(character)) " } else {
+                if "();,".contains(character) {
+                    spaced += " \(character == "," ? "," : String(character)) "
+                } else {
                     spaced.append(character)
                 }
             }

@@ -185,8 +185,10 @@ extension Program.Ending: CustomStringConvertible {
 
 extension Program.Reaction: CustomStringConvertible {
     var description: String {
-        (["("] + (effects.isEmpty ? [] : [effects.map(\.description).joined(separator: " , ")]) + ["->", "\(result)", ")"])
-            .joined(separator: " ")
+        (["("] + (effects.isEmpty ? [] : [effects.map(\.description).joined(separator: " , ")]) + [
+            "->", "\(result)", ")",
+        ])
+        .joined(separator: " ")
     }
 }
 

@@ -75,7 +75,8 @@ enum ProgramCheck {
         if seen.contains(where: \.insideCall) {
             found.append(
                 Violation(
-                    rule: "2.2.4", required: "a handler of p\(node) runs only once the call that registered it, or settled "
+                    rule: "2.2.4",
+                    required: "a handler of p\(node) runs only once the call that registered it, or settled "
                         + "the promise, has returned",
                     did: "its observer ran inside a call into the implementation"))
         }
@@ -89,7 +90,8 @@ enum ProgramCheck {
         _ log: ProgramRun.Log, _ facts: Model.Facts
     ) -> [Violation] {
         let calls = log.handlerCalls[node] ?? []
-        let expected = Model.handlerInput(source: source, onFulfilled: onFulfilled, onRejected: onRejected, facts: facts)
+        let expected = Model.handlerInput(
+            source: source, onFulfilled: onFulfilled, onRejected: onRejected, facts: facts)
         let sourceState = facts.state(source)
         func name(_ fulfilled: Bool) -> String { fulfilled ? "onFulfilled" : "onRejected" }
         var found: [Violation] = []
@@ -126,7 +128,8 @@ enum ProgramCheck {
             found.append(
                 Violation(
                     rule: "2.2.4",
-                    required: "a handler of p\(node) runs only once the call that registered it, or settled p\(source), "
+                    required:
+                        "a handler of p\(node) runs only once the call that registered it, or settled p\(source), "
                         + "has returned",
                     did: "it ran inside a call into the implementation"))
         }
@@ -142,7 +145,8 @@ enum ProgramCheck {
             guard let first = calls.first else { return [] }
             return [
                 Violation(
-                    rule: "swift.combinator.all", required: "all of p\(node) does not complete while an input is "
+                    rule: "swift.combinator.all",
+                    required: "all of p\(node) does not complete while an input is "
                         + "pending and none rejected", did: "it completed with \(first)")
             ]
         }
@@ -150,7 +154,8 @@ enum ProgramCheck {
         guard let first = calls.first else {
             return [
                 Violation(
-                    rule: "swift.combinator.all", required: "all of p\(node) completes with \(wanted) (\(expected.why))",
+                    rule: "swift.combinator.all",
+                    required: "all of p\(node) completes with \(wanted) (\(expected.why))",
                     did: "it never completed")
             ]
         }
@@ -164,7 +169,8 @@ enum ProgramCheck {
         if !allows(first) {
             found.append(
                 Violation(
-                    rule: "swift.combinator.all", required: "all of p\(node) completes with \(wanted) (\(expected.why))",
+                    rule: "swift.combinator.all",
+                    required: "all of p\(node) completes with \(wanted) (\(expected.why))",
                     did: "it completed with \(first)"))
         }
         if calls.count > 1 {

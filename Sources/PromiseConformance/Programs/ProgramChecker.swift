@@ -59,7 +59,8 @@ enum ProgramChecker {
         }
         guard !afterFailure else {
             throw context.failure(
-                report(program: program, from: program, violation: first, index: index, programs: programs,
+                report(
+                    program: program, from: program, violation: first, index: index, programs: programs,
                     adapterName: context.adapter.name))
         }
         // Shrink while at least a third of the case's time is left.
@@ -83,7 +84,8 @@ enum ProgramChecker {
             violation = first
         }
         throw context.failure(
-            report(program: smallest, from: program, violation: violation!, index: index, programs: programs,
+            report(
+                program: smallest, from: program, violation: violation!, index: index, programs: programs,
                 adapterName: context.adapter.name))
     }
 

@@ -89,7 +89,8 @@ struct ProgramGenerator: Sendable {
             let canCancel = capabilities.contains(.cancellation)
             var weights: [(String, Int)] = [
                 ("pending", promises.isEmpty ? 40 : 10), ("settled", 6), ("then", promises.isEmpty ? 0 : 26),
-                ("chain", tip == nil ? 0 : 22), ("long chain", promises.isEmpty ? 0 : 6), ("fan", hub == nil ? 0 : 34), ("settle", settleable.isEmpty ? 0 : 14),
+                ("chain", tip == nil ? 0 : 22), ("long chain", promises.isEmpty ? 0 : 6), ("fan", hub == nil ? 0 : 34),
+                ("settle", settleable.isEmpty ? 0 : 14),
             ]
             switch family {
             case .then: break
@@ -250,7 +251,9 @@ struct ProgramGenerator: Sendable {
         /// Settles a pending promise of the program: most often one no step settled yet, sometimes one again.
         mutating func settle(_ random: inout SplitMix) {
             let fresh = settleable.filter { unsettled.contains($0.node) }
-            steps.append(settlement(of: !fresh.isEmpty && random.chance(75) ? random.pick(fresh) : random.pick(settleable), &random))
+            steps.append(
+                settlement(
+                    of: !fresh.isEmpty && random.chance(75) ? random.pick(fresh) : random.pick(settleable), &random))
         }
 
         /// Settles some of the pending promises nothing settled yet, at the end, so that long programs settle more.
@@ -278,7 +281,9 @@ struct ProgramGenerator: Sendable {
             defer {
                 // Often the inputs still pending then settle, one step each, in an order of their own.
                 if random.chance(60) {
-                    let pending = settleable.filter { input in inputs.contains(input.node) && unsettled.contains(input.node) }
+                    let pending = settleable.filter { input in
+                        inputs.contains(input.node) && unsettled.contains(input.node)
+                    }
                     for input in random.pick(pending.count, from: pending) {
                         steps.append(settlement(of: input, &random))
                     }

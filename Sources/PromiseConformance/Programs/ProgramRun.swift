@@ -118,7 +118,9 @@ final class ProgramRun: @unchecked Sendable {
             for queue in queues { queue.suspend() }
             perform(step, from: .driver)
             for queue in queues { queue.resume() }
-            if !waitForQuiet(index < prediction.steps.count ? prediction.steps[index] : .init(), prediction, stall, deadline) {
+            if !waitForQuiet(
+                index < prediction.steps.count ? prediction.steps[index] : .init(), prediction, stall, deadline)
+            {
                 // The run already departs from the model: later waits need not give a slow implementation time.
                 log.withLock { $0.stalled = true }
                 stall = min(stall, 0.05)
@@ -135,7 +137,7 @@ final class ProgramRun: @unchecked Sendable {
     private func perform(_ step: Program.Step, from context: Context) {
         switch step {
         case .make(let node, let make):
-            make_(node, make, from: context)
+            makePromise(node, make, from: context)
         case .fulfil(let node, let value):
             guard let settler = settlers.withLock({ $0[node] }) else { return }
             record { $0.settleCalls[node, default: []].append(.fulfil(value)) }
@@ -151,7 +153,7 @@ final class ProgramRun: @unchecked Sendable {
         }
     }
 
-    private func make_(_ node: Int, _ make: Program.Make, from context: Context) {
+    private func makePromise(_ node: Int, _ make: Program.Make, from context: Context) {
         func lookUp(_ nodes: [Int]) -> [ErasedPromise]? {
             let found = promises.withLock { table in nodes.compactMap { table[$0] } }
             return found.count == nodes.count ? found : nil
@@ -254,7 +256,8 @@ final class ProgramRun: @unchecked Sendable {
         let inside = isInsideCall
         record { log in
             log.handlerCalls[node, default: []].append(
-                HandlerCall(fulfilled: fulfilled, input: input, step: log.step, sequence: log.sequence, insideCall: inside))
+                HandlerCall(
+                    fulfilled: fulfilled, input: input, step: log.step, sequence: log.sequence, insideCall: inside))
         }
         let context: Context = queue.map { .queue($0) } ?? .handler(node)
         for effect in reaction.effects { perform(effect, from: context) }

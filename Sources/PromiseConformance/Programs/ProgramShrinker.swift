@@ -123,13 +123,16 @@ enum ProgramShrinker {
                 found.append(.make(node, .then(source: source, queue: queue, onFulfilled: nil, onRejected: onRejected)))
             }
             if onRejected != nil {
-                found.append(.make(node, .then(source: source, queue: queue, onFulfilled: onFulfilled, onRejected: nil)))
+                found.append(
+                    .make(node, .then(source: source, queue: queue, onFulfilled: onFulfilled, onRejected: nil)))
             }
             for simpler in simplifications(of: onFulfilled) {
-                found.append(.make(node, .then(source: source, queue: queue, onFulfilled: simpler, onRejected: onRejected)))
+                found.append(
+                    .make(node, .then(source: source, queue: queue, onFulfilled: simpler, onRejected: onRejected)))
             }
             for simpler in simplifications(of: onRejected) {
-                found.append(.make(node, .then(source: source, queue: queue, onFulfilled: onFulfilled, onRejected: simpler)))
+                found.append(
+                    .make(node, .then(source: source, queue: queue, onFulfilled: onFulfilled, onRejected: simpler)))
             }
             return found
         case .thenable(let spec):
@@ -168,7 +171,9 @@ enum ProgramShrinker {
         switch reaction.result {
         case .value: break
         case .thenable(let spec):
-            found += simplifications(of: spec).map { Program.Reaction(effects: reaction.effects, result: .thenable($0)) }
+            found += simplifications(of: spec).map {
+                Program.Reaction(effects: reaction.effects, result: .thenable($0))
+            }
             found.append(Program.Reaction(effects: reaction.effects, result: .value(1_000)))
         default:
             found.append(Program.Reaction(effects: reaction.effects, result: .value(1_000)))
@@ -212,7 +217,9 @@ extension Program {
                         }
                         return .make(
                             node,
-                            .then(source: source, queue: queue, onFulfilled: onFulfilled.map(fix), onRejected: onRejected.map(fix)))
+                            .then(
+                                source: source, queue: queue, onFulfilled: onFulfilled.map(fix),
+                                onRejected: onRejected.map(fix)))
                     case .all(let inputs): return .make(node, .all(inputs.filter { !removed.contains($0) }))
                     case .race(let inputs):
                         // A race of nothing never settles, and some libraries refuse one: it goes with its inputs.

@@ -123,7 +123,8 @@ enum PromisesAPlus {
         case .fulfilled(let value):
             return Expectation(allowed: [.fulfilled(value)], rule: "2.1.2.1", why: "made fulfilled with v\(value)")
         case .rejected(let error):
-            return Expectation(allowed: [.rejected(.error(error))], rule: "2.1.3.1", why: "made rejected with e\(error)")
+            return Expectation(
+                allowed: [.rejected(.error(error))], rule: "2.1.3.1", why: "made rejected with e\(error)")
         case .thenable(let spec):
             return thenableExpectation(spec, why: "it assimilated a thenable")
         case .then(let source, _, let onFulfilled, let onRejected):
@@ -150,7 +151,8 @@ enum PromisesAPlus {
             case .cancel: "swift.cancel"
             }
         let later = calls.count > 1 ? ", and no later call changes it" : ""
-        return Expectation(allowed: [first.state], rule: rule, why: "its first settlement call made it \(first.state)\(later)")
+        return Expectation(
+            allowed: [first.state], rule: rule, why: "its first settlement call made it \(first.state)\(later)")
     }
 
     /// A thenable's promise settles as the thenable's last level does, however deep and however noisy (A+ 2.3.3.3).
@@ -176,7 +178,8 @@ enum PromisesAPlus {
         case .fulfilled:
             reaction = onFulfilled
             if reaction == nil {
-                return Expectation(allowed: [sourceState], rule: "2.2.7.3", why: "p\(source) is \(sourceState) and onFulfilled is _")
+                return Expectation(
+                    allowed: [sourceState], rule: "2.2.7.3", why: "p\(source) is \(sourceState) and onFulfilled is _")
             }
         case .rejected(let reason):
             reaction = onRejected
@@ -200,7 +203,8 @@ enum PromisesAPlus {
                 case .fulfilled: "2.3.2.2"
                 case .rejected: "2.3.2.3"
                 }
-            return Expectation(allowed: [adopted], rule: rule, why: "\(handler) returned p\(other), which is \(adopted)")
+            return Expectation(
+                allowed: [adopted], rule: rule, why: "\(handler) returned p\(other), which is \(adopted)")
         case .adoptSelf:
             return Expectation(
                 allowed: [.rejected(.anyReason)], rule: "2.3.1", why: "\(handler) returned the promise itself")
@@ -229,13 +233,15 @@ enum PromisesAPlus {
         }
         return Expectation(
             allowed: first.map { facts.state($0) }, rule: "swift.combinator.race",
-            why: "the first of its inputs to settle: " + first.map { "p\($0) \(facts.state($0))" }.joined(separator: " or "))
+            why: "the first of its inputs to settle: "
+                + first.map { "p\($0) \(facts.state($0))" }.joined(separator: " or "))
     }
 
     /// `any` fulfils like the first of its inputs to fulfil; rejects, with an error of its choice, once every input
     /// rejected (at once when it has none); stays pending otherwise.
     static func anyExpectation(_ node: Int, _ inputs: [Int], facts: Facts) -> Expectation {
-        let fulfilled = first(inputs, of: node, where: { if case .fulfilled = $0 { true } else { false } }, facts: facts)
+        let fulfilled = first(
+            inputs, of: node, where: { if case .fulfilled = $0 { true } else { false } }, facts: facts)
         if !fulfilled.isEmpty {
             return Expectation(
                 allowed: fulfilled.map { facts.state($0) }, rule: "swift.combinator.any",
@@ -246,7 +252,8 @@ enum PromisesAPlus {
                 allowed: [.rejected(.anyReason)], rule: "swift.combinator.any",
                 why: inputs.isEmpty ? "it has no input" : "every input rejected")
         }
-        return Expectation(allowed: [.pending], rule: "swift.combinator.any", why: "no input fulfilled, not all rejected")
+        return Expectation(
+            allowed: [.pending], rule: "swift.combinator.any", why: "no input fulfilled, not all rejected")
     }
 
     /// What `all`'s completion must be called with, once (nil: not at all): every value in input order once every input
@@ -264,11 +271,19 @@ enum PromisesAPlus {
         var allowed: [AllResult] = []
         if let fulfilledAt, rejectedAt.map({ fulfilledAt <= $0 }) ?? true { allowed.append(.values(values)) }
         if let rejectedAt, fulfilledAt.map({ rejectedAt <= $0 }) ?? true {
-            for input in rejected { if case .rejected(let reason) = facts.state(input) { allowed.append(.failure(reason)) } }
+            for input in rejected {
+                if case .rejected(let reason) = facts.state(input) { allowed.append(.failure(reason)) }
+            }
         }
         guard !allowed.isEmpty else { return nil }
-        return (allowed, rejected.isEmpty ? "every input fulfilled" : "the first input to reject: "
-            + rejected.map { "p\($0)" }.joined(separator: " or ") + (allowed.count > rejected.count ? ", or all fulfilled" : ""))
+        return (
+            allowed,
+            rejected.isEmpty
+                ? "every input fulfilled"
+                : "the first input to reject: "
+                    + rejected.map { "p\($0)" }.joined(separator: " or ")
+                    + (allowed.count > rejected.count ? ", or all fulfilled" : "")
+        )
     }
 
     // MARK: Handlers

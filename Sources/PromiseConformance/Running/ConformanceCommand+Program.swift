@@ -25,8 +25,11 @@ extension ConformanceCommand {
             let judgement = ProgramChecker.judge(program, on: erased, deadline: .now() + .seconds(60))
             conforming = conforming && judgement.undeclared.isEmpty
             let lines =
-                judgement.undeclared.map { "  breaks \($0)" } + judgement.declared.map { "  departs as declared: \($0)" }
-            output("\(adapter.name): " + (lines.isEmpty ? "does what the model requires" : "\n" + lines.joined(separator: "\n")))
+                judgement.undeclared.map { "  breaks \($0)" }
+                + judgement.declared.map { "  departs as declared: \($0)" }
+            output(
+                "\(adapter.name): "
+                    + (lines.isEmpty ? "does what the model requires" : "\n" + lines.joined(separator: "\n")))
         }
         return conforming ? 0 : 1
     }

@@ -95,7 +95,7 @@ public enum ConformanceCommand {
             Below the table: one summary line per implementation, then the details of every FAIL and deviation.
 
             How long: the implementations run side by side, each clause in a child process; the three built-in styles
-            take about 30-45 s in a debug build on 2 busy cores. Most clauses take milliseconds to a second (those that
+            take about 40-50 s in a debug build on 2 busy cores. Most clauses take milliseconds to a second (those that
             check that something does not happen wait a 30 ms grace period per check); swift.deepChain and swift.race
             take longest, 2.3.1 waits at most 3 s for a cycle to be rejected, and each case that hangs costs --timeout.
 
@@ -182,7 +182,10 @@ public enum ConformanceCommand {
             return await replay(text, on: selected, output: output, errorOutput: errorOutput, commandName: commandName)
         }
         if options.coverage {
-            output(selected.map { ProgramCoverage(capabilities: $0.capabilities, programs: options.programs).table(for: $0.name) }.joined(separator: "\n\n"))
+            output(
+                selected.map {
+                    ProgramCoverage(capabilities: $0.capabilities, programs: options.programs).table(for: $0.name)
+                }.joined(separator: "\n\n"))
             return 0
         }
         // The implementations run side by side (each runs its clauses one after the other): most of a clause's time
@@ -338,7 +341,8 @@ public enum ConformanceCommand {
                     let text = try inline ?? value(name)
                     let parsed = text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
                     guard let seed = parsed else {
-                        throw UsageError(message: "--seed needs a number (decimal, or hexadecimal after 0x), not \(text)")
+                        throw UsageError(
+                            message: "--seed needs a number (decimal, or hexadecimal after 0x), not \(text)")
                     }
                     programs.seed = seed
                 case "--program": program = try inline ?? value(name)
