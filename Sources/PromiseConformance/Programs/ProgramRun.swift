@@ -108,9 +108,11 @@ final class ProgramRun: @unchecked Sendable {
     }
 
     /// Runs the program, lets go of it, and returns what happened. `stallLimit` bounds a wait in which nothing
-    /// happens while the model still expects something; `deadline` bounds the whole run.
+    /// happens while the model still expects something, `releaseLimit` the wait for what was let go of to be freed;
+    /// `deadline` bounds the whole run.
     func run(
-        _ prediction: PromisesAPlus.Prediction, stallLimit: TimeInterval, deadline: DispatchTime
+        _ prediction: PromisesAPlus.Prediction, stallLimit: TimeInterval, releaseLimit: TimeInterval,
+        deadline: DispatchTime
     ) -> Log {
         var stall = stallLimit
         for (index, step) in program.steps.enumerated() {
@@ -127,7 +129,8 @@ final class ProgramRun: @unchecked Sendable {
             }
         }
         log.withLock { $0.step = program.steps.count }
-        release(PromisesAPlus.mustBeReleased(program, facts: log.withLock { $0.facts }), stall, deadline)
+        release(
+            PromisesAPlus.mustBeReleased(program, facts: log.withLock { $0.facts }), min(stall, releaseLimit), deadline)
         return log.withLock { $0 }
     }
 

@@ -45,6 +45,11 @@ public struct NIOFutureAdapter: PromiseAdapter, Codable {
             "2.3.1":
                 "Sources/NIOCore/EventLoopFuture.swift: no cycle detection, a future returned from its own flatMap is cascaded into itself (`cascade(to:)`) "
                 + "and never completes.",
+            "generated#2.2.6.1":
+                nested + " So a handler of the future that registers another one while the future runs its "
+                + "callbacks gets it run ahead of the callbacks still waiting (A, C, B), which the generated programs "
+                + "show and the fixed 2.2.6 cases never do.",
+            "generated#2.2.6.2": nested + " The same order for onRejected handlers (A, C, B).",
             "swift.deepChain#an unsettled chain dropped": leak,
             "swift.release#a pending promise nothing holds": leak,
         ]
