@@ -59,6 +59,40 @@ import Testing
         #expect(styles[1]["failed"] as? Int == 1)
     }
 
+    /// `--programs` and `--seed` choose the generated clauses' programs, and the matrix says which it ran.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func programsAndSeed() async {
+        let (status, output, _) = await run(["--clause", "generated.then", "--programs", "5", "--seed", "0x2a"])
+        #expect(status == 1, "the flawed promise leaks: \(output)")
+        #expect(output.contains("generated programs: 5 programs per generated clause, seed 42"), "\(output)")
+        #expect(output.contains("broke swift.release"), "\(output)")
+        let (badStatus, _, errors) = await run(["--programs", "many"])
+        #expect(badStatus == 2)
+        #expect(errors.contains("--programs needs a number of programs"), "\(errors)")
+    }
+
+    /// `--program` runs one program, as a failure prints it, and says what each implementation did.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func replayOneProgram() async {
+        let (status, output, _) = await run(["--program", "p0 = pending; p1 = then p0 q1 ( -> v1 ) _; fulfil p0 v2"])
+        #expect(status == 1, "\(output)")
+        #expect(output.contains("program (3 steps): p0 = pending; p1 = then p0 q1 ( -> v1 ) _; fulfil p0 v2"))
+        #expect(output.contains("Reference: does what the model requires"), "\(output)")
+        #expect(output.contains("breaks swift.release"), "\(output)")
+        let (badStatus, _, errors) = await run(["--program", "p0 = promise"])
+        #expect(badStatus == 2)
+        #expect(errors.contains("expected pending, cancellable"), "\(errors)")
+    }
+
+    /// `--coverage` prints the generator's table for each implementation's capabilities.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func coverage() async {
+        let (status, output, _) = await run(["--coverage", "--style", "Reference"])
+        #expect(status == 0)
+        #expect(output.contains("generated programs for Reference: kind of step, and how many times it occurs"))
+        #expect(output.contains("adopts itself"), "\(output)")
+    }
+
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func deviationsDoNotFailTheRun() async {
         let output = Capture()

@@ -85,6 +85,36 @@ import Testing
         #expect(!(await Self.failures(ReferenceAdapter(flaw: flaw))).isEmpty, "\(flaw.rawValue) was not caught")
     }
 
+    /// The model, on a chain: the handler's value passes along a link without handlers, in the step the root settles.
+    @Test func theModelFollowsAChain() throws {
+        let program = try Program(
+            parsing: "p0 = pending; p1 = then p0 q1 ( -> v5 ) _; p2 = then p1 - _ _; fulfil p0 v1")
+        let facts = PromisesAPlus.predict(program).facts
+        #expect(facts.state(1) == .fulfilled(5))
+        #expect(facts.state(2) == .fulfilled(5))
+        #expect(facts.settledAt[2] == 3)
+        let expectation = PromisesAPlus.expectation(of: 2, program.makes[2].make, facts: facts)
+        #expect(expectation.rule == "2.2.7.3")
+    }
+
+    /// Where the spec leaves a choice, the model gives the constraint: a race of inputs settled before it was made may
+    /// take either.
+    @Test func aRaceOfSettledInputsMayTakeEither() throws {
+        let program = try Program(parsing: "p0 = fulfilled v1; p1 = rejected e1; p2 = race p1 p0")
+        let facts = PromiseConformance.PromisesAPlus.predict(program).facts
+        let expectation = PromisesAPlus.expectation(of: 2, program.makes[2].make, facts: facts)
+        #expect(expectation.allows(.fulfilled(1)) && expectation.allows(.rejected(.error(1))))
+    }
+
+    /// A cycle of pending promises (p2 adopts p3, which is derived from p2) need not be freed; the rest must be.
+    @Test func aPendingCycleNeedNotBeFreed() throws {
+        let program = try Program(
+            parsing: "p0 = pending; p1 = pending; p2 = then p0 - ( -> adopt p3 ) _; p3 = then p2 - _ _; fulfil p0 v1")
+        let facts = PromisesAPlus.predict(program).facts
+        #expect(facts.state(2) == .pending && facts.state(3) == .pending)
+        #expect(PromisesAPlus.mustBeReleased(program, facts: facts) == [0, 1])
+    }
+
     /// At least 15 flaws are within the default run's reach.
     @Test func fifteenFlawsAtLeast() {
         #expect(SubtleFlaw.allCases.count - Self.beyondTheDefaultRun.count >= 15)

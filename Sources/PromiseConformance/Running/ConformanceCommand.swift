@@ -11,7 +11,9 @@ import Foundation
 ///
 /// Options (see ``usage``): `--style NAME` (repeatable, or a comma list), `--clause PREFIX` (repeatable, or a comma
 /// list), `--format text|markdown|json`, `--timeout SECONDS` (the time limit of each case), `--stress`, `--in-process`,
-/// `--list` (the clauses with their cases), `--help`.
+/// `--list` (the clauses with their cases), `--help`; for the generated clauses, `--programs N` and `--seed S` (the
+/// programs each runs), `--program TEXT` (run one program, as a failure prints it, and say what each implementation
+/// did against what the model requires) and `--coverage` (how often each kind of step occurs in the programs).
 ///
 /// Each clause runs in a child process of its own: the command re-executes its own executable with a hidden
 /// `--run-one CLAUSE --style NAME`, which runs that one clause, prints a line as each of its cases starts and ends, and
