@@ -79,6 +79,7 @@ import Testing
             "plants \(SubtleFlaw.allCases.count) one-line flaws",
             "The default run catches \(caught) of them",
             "`generated programs: \(GeneratedPrograms.standard)`",
+            "a clause that failed \(Clause.generatedFailureLimit) programs runs\nno more of them",
         ] {
             #expect(article.contains(stated), "the article should say: \(stated)")
         }
