@@ -28,7 +28,7 @@ import Testing
         // Nothing it makes is ever freed: the settled promises, and the dropped chain.
         .retainCycle: generated.union(["swift.release", "swift.deepChain"]),
         // Racing resolvers both settle, the second over the first: handlers registered before and after see different
-        // outcomes. (A generated program makes no threads race: the racy flaws pass it.)
+        // outcomes. (A generated program makes no threads race on purpose: see `expectExactFailures`.)
         .racyResolution: ["swift.race"],
         // The same with nothing but an unlock and a lock between the check and the act: the calibrated race.
         .splitResolution: ["swift.race"],
@@ -130,14 +130,18 @@ import Testing
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let ran = Set(report.results.map(\.clause.id))
-        let core = coreClauses.intersection(ran)
-        let failed = Set(report.failures.map(\.clause.id))
+        // A generated program makes no threads race on purpose, but two of its handlers on different queues may meet
+        // by chance, and a racy flaw then shows or not: the generated clauses' verdict on a racy flaw is left out.
+        let byChance = racyFlaws.contains(flaw) ? generated : []
+        let core = coreClauses.intersection(ran).subtracting(byChance)
+        let failed = Set(report.failures.map(\.clause.id)).subtracting(byChance)
         let expected = try #require(expectedFailures[flaw], sourceLocation: sourceLocation).intersection(ran)
         #expect(failed == expected, "\(comment)\n\(report)", sourceLocation: sourceLocation)
         #expect(
-            Set(report.passed.map(\.clause.id)) == core.subtracting(expected), "\(comment)",
+            Set(report.passed.map(\.clause.id)).subtracting(byChance) == core.subtracting(expected), "\(comment)",
             sourceLocation: sourceLocation)
-        #expect(report.notApplicable.count == ran.count - core.count, sourceLocation: sourceLocation)
+        let applicable = coreClauses.intersection(ran).count
+        #expect(report.notApplicable.count == ran.count - applicable, sourceLocation: sourceLocation)
         if losesHandlers.contains(flaw) {
             // A fixed clause times out waiting for the lost handler; a generated one says what the model required
             // that never happened: a handler that never ran, or a promise (whose observer was lost) still pending.
