@@ -76,6 +76,7 @@ import Testing
         for stated in [
             "``GeneratedPrograms/defaultCount`` programs (\(GeneratedPrograms.defaultCount))",
             "stall limit (\(Int(ProgramChecker.stallLimit)) s without any event)",
+            "a second run with \(Int(ProgramChecker.confirmationStallLimit)) s for\neach wait",
             "plants \(SubtleFlaw.allCases.count) one-line flaws",
             "The default run catches \(caught) of them",
             "`generated programs: \(GeneratedPrograms.standard)`",

@@ -14,6 +14,14 @@ enum ProgramChecker {
     /// any implementation that does its work, on a busy machine; only one that never does it waits this long.
     static let stallLimit: TimeInterval = 2
 
+    /// The stall limit of a run's later waits once one wait stalled: the run already departs from the model (or the
+    /// machine was too busy, which the confirming run settles).
+    static let stallLimitAfterAStall: TimeInterval = 0.1
+
+    /// The stall limit of the run that confirms a failure before it is reported: a program fails only if it fails
+    /// again with this much time for each wait, which no busy machine needs for an implementation that does its work.
+    static let confirmationStallLimit: TimeInterval = 5
+
     /// The stall limit while shrinking: a candidate that stalls is taken to fail, and the smallest program is run
     /// again with ``stallLimit`` before it is reported.
     static let shrinkStallLimit: TimeInterval = 0.1
@@ -56,7 +64,14 @@ enum ProgramChecker {
         let judgement = judge(
             program, on: context.adapter, stallLimit: afterFailure ? shrinkStallLimit : stallLimit,
             deadline: context.deadline)
-        guard let first = judgement.undeclared.first else {
+        var first = judgement.undeclared.first
+        if first != nil, !afterFailure {
+            // Confirmed by a second run that gives every wait more time, or not a failure: see confirmationStallLimit.
+            first =
+                judge(program, on: context.adapter, stallLimit: confirmationStallLimit, deadline: context.deadline)
+                .undeclared.first
+        }
+        guard let first else {
             guard let departure = judgement.declared.first else { return }
             throw DeclaredDeparture(message: "broke \(departure.rule) as declared: \(departure)")
         }
