@@ -18,7 +18,8 @@ private typealias Promise = ReferencePromise<Sentinel>
     /// correct reference: passed, or n/a for the requirements that have no meaning in typed Swift.
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     static func expectMissedByFixedClauses(_ flaw: SubtleFlaw) async {
-        let report = await Conformance.run(ReferenceAdapter(flaw: flaw), clauses: fixedClauses, stress: false)
+        let report = await Conformance.run(
+            ReferenceAdapter(flaw: flaw), clauses: fixedClauses, timeout: TestEnvironment.clauseTimeout, stress: false)
         for result in report.results {
             let asReference =
                 result.status == .passed || (result.clause.notMeaningful != nil && result.status.cell == "n/a")
@@ -33,9 +34,12 @@ private typealias Promise = ReferencePromise<Sentinel>
         await Self.expectMissedByFixedClauses(flaw)
     }
 
-    /// One flaw, always: the fixed clauses miss a rejection that runs late handlers first.
+    /// One flaw, in every run but a sanitizer's: the fixed clauses miss a rejection that runs late handlers first.
+    /// (Under a sanitizer a whole run takes minutes; what the fixed clauses miss is no different there, and the
+    /// sanitizers watch the same clauses over the correct reference, ReferenceConformance.)
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-    @Test func theFixedClausesMissOneFlaw() async {
+    @Test(.enabled(if: !TestEnvironment.isThreadSanitized && !TestEnvironment.isAddressSanitized))
+    func theFixedClausesMissOneFlaw() async {
         await Self.expectMissedByFixedClauses(.rejectionRunsLateHandlersFirst)
     }
 

@@ -51,8 +51,9 @@ import Testing
 
     /// The clauses ``racyFlawsFailEveryRun(_:)`` runs again and again: all but `swift.deepChain`, which builds and
     /// settles its chains of 20,000 and 100,000 links from one thread each (no race can change its verdict, which
-    /// ``failsExactlyTheClausesItBreaks(_:)`` checks) and takes minutes of the run under the thread sanitizer.
-    static let repeatedClauses = Clause.all.filter { $0.id != "swift.deepChain" }
+    /// ``failsExactlyTheClausesItBreaks(_:)`` checks) and takes minutes of the run under the thread sanitizer, and
+    /// the generated clauses, whose verdict on a racy flaw is left out (``expectExactFailures(_:of:_:sourceLocation:)``).
+    static let repeatedClauses = Clause.all.filter { $0.id != "swift.deepChain" && $0.programs == nil }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test(arguments: Flaw.allCases)
