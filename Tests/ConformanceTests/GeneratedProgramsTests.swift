@@ -16,7 +16,8 @@ import Testing
     /// (the one the clause shrinks).
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     static func failures(_ adapter: some PromiseAdapter, programs: GeneratedPrograms = .standard) async -> [String] {
-        let report = await Conformance.run(adapter, clauses: generated, programs: programs)
+        // A case time limit of 90 s: a failure's confirming run may wait 10 s, and the shrinker has the rest.
+        let report = await Conformance.run(adapter, clauses: generated, timeout: .seconds(90), programs: programs)
         return report.results.compactMap { result in
             result.caseResults.lazy.compactMap { $0.outcome == .passed ? nil : $0.message }.first
         }

@@ -18,9 +18,19 @@ enum ProgramChecker {
     /// machine was too busy, which the confirming run settles).
     static let stallLimitAfterAStall: TimeInterval = 0.1
 
-    /// The stall limit of the run that confirms a failure before it is reported: a program fails only if it fails
-    /// again with this much time for each wait, which no busy machine needs for an implementation that does its work.
+    /// The least stall limit of the run that confirms a failure before it is reported: a program fails only if it
+    /// fails again with this much time for each wait (a third of the case's time limit, between this and
+    /// ``longestConfirmationStallLimit``), which a busy machine, or a global queue whose threads other work holds, does
+    /// not need for an implementation that does its work.
     static let confirmationStallLimit: TimeInterval = 5
+
+    /// The most time the confirming run gives a wait.
+    static let longestConfirmationStallLimit: TimeInterval = 10
+
+    /// The confirming run's stall limit for a case with time limit `caseTimeout`.
+    static func confirmationStallLimit(caseTimeout: DispatchTimeInterval) -> TimeInterval {
+        min(max(confirmationStallLimit, Double(caseTimeout.nanoseconds) / 3e9), longestConfirmationStallLimit)
+    }
 
     /// The stall limit while shrinking: a candidate that stalls is taken to fail, and the smallest program is run
     /// again with ``stallLimit`` before it is reported.
@@ -68,8 +78,10 @@ enum ProgramChecker {
         if first != nil, !afterFailure {
             // Confirmed by a second run that gives every wait more time, or not a failure: see confirmationStallLimit.
             first =
-                judge(program, on: context.adapter, stallLimit: confirmationStallLimit, deadline: context.deadline)
-                .undeclared.first
+                judge(
+                    program, on: context.adapter,
+                    stallLimit: confirmationStallLimit(caseTimeout: context.caseTimeout), deadline: context.deadline
+                ).undeclared.first
         }
         guard let first else {
             guard let departure = judgement.declared.first else { return }
