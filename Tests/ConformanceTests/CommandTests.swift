@@ -25,6 +25,16 @@ import Testing
         return (status, output.text, errors.text)
     }
 
+    /// Runs the command with `arguments`, and expects it to refuse them with status 2 and an error saying `message`.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    func expectUsageError(
+        _ arguments: [String], saying message: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        let (status, _, errors) = await run(arguments)
+        #expect(status == 2, sourceLocation: sourceLocation)
+        #expect(errors.contains(message), "\(errors)", sourceLocation: sourceLocation)
+    }
+
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func textMatrixAndFailureStatus() async {
         let (status, output, _) = await run(["--clause", "swift.release,2.2.7.1"])
@@ -66,9 +76,7 @@ import Testing
         #expect(status == 1, "the flawed promise leaks: \(output)")
         #expect(output.contains("generated programs: 5 programs per generated clause, seed 42"), "\(output)")
         #expect(output.contains("broke swift.release"), "\(output)")
-        let (badStatus, _, errors) = await run(["--programs", "many"])
-        #expect(badStatus == 2)
-        #expect(errors.contains("--programs needs a number of programs"), "\(errors)")
+        await expectUsageError(["--programs", "many"], saying: "--programs needs a number of programs")
     }
 
     /// `--program` runs one program, as a failure prints it, and says what each implementation did.
@@ -79,9 +87,7 @@ import Testing
         #expect(output.contains("program (3 steps): p0 = pending; p1 = then p0 q1 ( -> v1 ) _; fulfil p0 v2"))
         #expect(output.contains("Reference: does what the model requires"), "\(output)")
         #expect(output.contains("breaks swift.release"), "\(output)")
-        let (badStatus, _, errors) = await run(["--program", "p0 = promise"])
-        #expect(badStatus == 2)
-        #expect(errors.contains("expected pending, cancellable"), "\(errors)")
+        await expectUsageError(["--program", "p0 = promise"], saying: "expected pending, cancellable")
     }
 
     /// `--coverage` prints the generator's table for each implementation's capabilities.

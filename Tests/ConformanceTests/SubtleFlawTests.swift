@@ -156,8 +156,9 @@ private struct DirectChecks {
 
     // MARK: Handler order, and handlers dropped or run twice
 
-    /// `handlers` handlers on one serial queue, on a pending promise that is then rejected: in order?
-    func rejectionOrder(handlers: Int) -> Bool {
+    /// The labels of `handlers` handlers on one serial queue, on a pending promise that is then rejected, in the
+    /// order they ran.
+    func rejectionLog(handlers: Int) -> [Int] {
         let queue = DispatchQueue(label: "order")
         let promise = pending()
         let log = Locked<[Int]>([])
@@ -167,7 +168,12 @@ private struct DirectChecks {
         }
         promise.reject(SentinelError(1))
         drain(promise, on: queue)
-        return log.withLock { $0 } != Array(0..<handlers)
+        return log.withLock { $0 }
+    }
+
+    /// `handlers` handlers on one serial queue, on a pending promise that is then rejected: in order?
+    func rejectionOrder(handlers: Int) -> Bool {
+        rejectionLog(handlers: handlers) != Array(0..<handlers)
     }
 
     /// A catch handler (onRejected only), then a handler with both, on one serial queue; rejected: in order?
@@ -186,16 +192,7 @@ private struct DirectChecks {
 
     /// `handlers` handlers on a pending promise that is then rejected: does each run once?
     func rejectionRunsEveryHandler(handlers: Int) -> Bool {
-        let queue = DispatchQueue(label: "count")
-        let promise = pending()
-        let log = Locked<[Int]>([])
-        for label in 0..<handlers {
-            let (onFulfilled, onRejected) = logging(log, label)
-            _ = promise.then(on: queue, onFulfilled, onRejected)
-        }
-        promise.reject(SentinelError(1))
-        drain(promise, on: queue)
-        return log.withLock { $0 }.sorted() != Array(0..<handlers)
+        rejectionLog(handlers: handlers).sorted() != Array(0..<handlers)
     }
 
     /// A handler returns a pending promise x; `handlers` handlers on the derived promise; x fulfils: each handler once?

@@ -99,12 +99,10 @@ final class ProgramRun: @unchecked Sendable {
     private let lifetimes = Locked<[Int: WeakBox]>([:])
     /// How many calls into the implementation each thread is inside.
     private let calls = Locked<[ObjectIdentifier: Int]>([:])
-    private let makes: [Int: Program.Make]
 
     init(_ program: Program, on adapter: ErasedAdapter) {
         self.program = program
         self.adapter = adapter
-        makes = Dictionary(program.makes.map { ($0.node, $0.make) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Runs the program, lets go of it, and returns what happened. `stallLimit` bounds a wait in which nothing
