@@ -80,11 +80,17 @@ import Testing
             "a second run with \(Int(ProgramChecker.confirmationStallLimit)) s for\neach wait",
             "plants \(SubtleFlaw.allCases.count) one-line flaws",
             "The default run catches \(caught) of them",
-            "`generated programs: \(GeneratedPrograms.standard)`",
+            "`generated programs: \(GeneratedPrograms())`",
             "a clause that failed \(Clause.generatedFailureLimit) programs runs\nno more of them",
         ] {
             #expect(article.contains(stated), "the article should say: \(stated)")
         }
+        // The count the article says the CI's sanitizer steps run is the one `.ci/run` sets.
+        let ci = try String(contentsOf: SampleRegions.packageRoot.appendingPathComponent(".ci/run"), encoding: .utf8)
+        let sanitizerCount = try #require(
+            ci.split(separator: "\n").first { $0.hasPrefix("export \(GeneratedPrograms.countVariable)=") }?
+                .split(separator: "=").last)
+        #expect(article.contains("runs its sanitizer steps with \(sanitizerCount)."), "\(sanitizerCount)")
     }
 
     /// The flaw the default run catches in 9 steps is caught.
@@ -160,10 +166,23 @@ import Testing
         }
     }
 
+    /// `PROMISE_CONFORMANCE_PROGRAMS` sets how many programs the default run makes; a value that is not a whole number
+    /// from 1 up is ignored. The CI's sanitizer steps set it (`.ci/run`).
+    @Test func countFromTheEnvironment() {
+        let variable = GeneratedPrograms.countVariable
+        #expect(variable == "PROMISE_CONFORMANCE_PROGRAMS")
+        #expect(GeneratedPrograms.fromEnvironment([:]) == GeneratedPrograms())
+        #expect(GeneratedPrograms.fromEnvironment([variable: "40"]) == GeneratedPrograms(count: 40))
+        for ignored in ["0", "-3", "many", "", "12.5"] {
+            #expect(GeneratedPrograms.fromEnvironment([variable: ignored]) == GeneratedPrograms(), "\(ignored)")
+        }
+        #expect(GeneratedPrograms.standard == GeneratedPrograms.fromEnvironment(ProcessInfo.processInfo.environment))
+    }
+
     /// The coverage table of the default run, for an adapter with every capability: every kind of step at least 100
     /// times.
     @Test func everyKindOfStepIsUsedAHundredTimes() {
-        let coverage = ProgramCoverage(capabilities: .everything, programs: .standard)
+        let coverage = ProgramCoverage(capabilities: .everything, programs: GeneratedPrograms())
         for kind in ProgramCoverage.kinds {
             #expect((coverage.counts[kind] ?? 0) >= 100, "\(kind): \(coverage.counts[kind] ?? 0)")
         }
