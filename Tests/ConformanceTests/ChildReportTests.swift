@@ -26,7 +26,9 @@ import Testing
         _ ends: [Conformance.ChildEnd], deviations: [String: String] = [:]
     ) async -> (result: ClauseResult, skipped: [[String]]) {
         let skipped = Locked<[[String]]>([])
-        let result = await Conformance.runInChildren(clause, deviations: deviations) { skipping in
+        let result = await Conformance.runInChildren(
+            clause, deviations: deviations, capabilities: [], adapterName: "Children"
+        ) { skipping in
             let index = skipped.withLock { list in
                 list.append(skipping)
                 return list.count - 1
@@ -62,6 +64,37 @@ import Testing
                     + "access"), "\(message)")
         #expect(message.hasSuffix(" (its error output: Fatal error: the promise was freed twice)"), "\(message)")
         #expect(result.status.message == "immediately-fulfilled: \(message)")
+    }
+
+    /// A generated clause's program that crashes its child is reported with the program's text and the command that
+    /// replays it: the child died before it could report the program.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func aCrashedProgramIsNamedWithItsText() async throws {
+        let programs = GeneratedPrograms(count: 3, seed: 7)
+        let clause = try #require(Clause.named("generated.then")).with(programs)
+        var first = Conformance.ChildEnd(
+            output: Self.output([.started("program 1"), Self.passed("program 1"), .started("program 2")]))
+        first.signal = SIGABRT
+        let rest = ClauseResult(
+            clause: clause, status: .passed, caseResults: [CaseResult(name: "program 3", outcome: .passed)])
+        let second = Conformance.ChildEnd(
+            output: Self.output([.started("program 3"), Self.passed("program 3")], result: rest))
+        let ends = Locked([first, second])
+        let result = await Conformance.runInChildren(
+            clause, deviations: [:], capabilities: .everything, adapterName: "Children"
+        ) { _ in ends.withLock { $0.removeFirst() } }
+        let program = ProgramGenerator(family: .then, capabilities: .everything).program(seed: 7, index: 2)
+        guard case .crashed(let message) = result.caseResults[1].outcome else {
+            Issue.record("expected program 2 to have crashed: \(result)")
+            return
+        }
+        #expect(
+            message.hasSuffix(
+                "; program 2 of seed 7 (\(program.size) steps, not shrunk): \(program); "
+                    + "replay: promise-conformance --style Children --program '\(program)'"), "\(message)")
+        #expect(try Program(parsing: program.description) == program)
+        #expect(clause.crashedProgram("program 4", capabilities: .everything, adapterName: "Children") == nil)
+        #expect(Self.clause.crashedProgram("program 1", capabilities: .everything, adapterName: "Children") == nil)
     }
 
     /// A child killed for saying nothing for too long: the case it was in timed out. A child that ended itself for

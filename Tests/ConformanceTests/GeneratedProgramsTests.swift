@@ -67,7 +67,7 @@ import Testing
         }
     }
 
-    /// The numbers the article's section "Generated programs" states are the code's.
+    /// The numbers the article's sections "Generated programs" and "Flaky departures" state are the code's.
     @Test func theArticleStatesTheCodesNumbers() throws {
         let article = try String(
             contentsOf: SampleRegions.packageRoot.appendingPathComponent(
@@ -82,6 +82,7 @@ import Testing
             "The default run catches \(caught) of them",
             "`generated programs: \(GeneratedPrograms())`",
             "a clause that failed \(Clause.generatedFailureLimit) programs runs\nno more of them",
+            "give three handlers to each of \(ClauseContext.orderCopies) promises",
         ] {
             #expect(article.contains(stated), "the article should say: \(stated)")
         }

@@ -266,28 +266,43 @@ final class ClauseContext: @unchecked Sendable {
     func eachWay(
         _ settlement: Settlement, prefix: String = "", _ body: (ErasedPromise) throws -> () throws -> Void
     ) throws {
+        try eachWay(settlement, prefix: prefix, copies: 1) { promises in try body(promises[0]) }
+    }
+
+    /// ``eachWay(_:prefix:_:)`` over `copies` promises in the same state at once, settled together (in order, by one
+    /// thread): for a check that an implementation may fail only some of the time however it is driven, such as a
+    /// `then` that registers its handler later, on another thread. Each copy is one more chance for the failure to
+    /// show, and the case still waits once.
+    func eachWay(
+        _ settlement: Settlement, prefix: String = "", copies: Int,
+        _ body: ([ErasedPromise]) throws -> () throws -> Void
+    ) throws {
         let names = Self.eachWayCases(settlement.verb, prefix: prefix)
         try inCase(names[0]) {
-            let check = try body(settled(settlement))
+            let check = try body((0..<copies).map { _ in settled(settlement) })
             try check()
         }
         try inCase(names[1]) {
-            let pending = pending()
-            let check = try body(pending.promise)
-            settle(pending, settlement)
+            let pendings = (0..<copies).map { _ in pending() }
+            let check = try body(pendings.map(\.promise))
+            for pending in pendings { settle(pending, settlement) }
             try check()
         }
         try inCase(names[2]) {
-            let pending = pending()
-            let check = try body(pending.promise)
-            let settleLater: @Sendable () -> Void = { [self] in settle(pending, settlement) }
+            let pendings = (0..<copies).map { _ in pending() }
+            let check = try body(pendings.map(\.promise))
+            let settleLater: @Sendable () -> Void = { [self] in
+                for pending in pendings { settle(pending, settlement) }
+            }
             DispatchQueue.global().asyncAfter(deadline: .now() + later, execute: settleLater)
             try check()
         }
         try inCase(names[3]) {
-            let pending = pending()
-            let check = try body(pending.promise)
-            let settleElsewhere: @Sendable () -> Void = { [self] in settle(pending, settlement) }
+            let pendings = (0..<copies).map { _ in pending() }
+            let check = try body(pendings.map(\.promise))
+            let settleElsewhere: @Sendable () -> Void = { [self] in
+                for pending in pendings { settle(pending, settlement) }
+            }
             Thread.detachNewThread(settleElsewhere)
             try check()
         }

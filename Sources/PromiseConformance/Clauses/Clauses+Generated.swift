@@ -66,4 +66,17 @@ extension Clause {
         if family == .combinators { clause.requiresOneOf = [.all, .race, .any] }
         return clause
     }
+
+    /// For a case of a generated clause that crashed or hung the process running it (`program N`), the program it
+    /// ran, as text, and the command that replays it; nil for any other case. The shrinker runs in that process, so
+    /// the program is the one generated, not shrunk.
+    func crashedProgram(_ caseName: String, capabilities: Capabilities, adapterName: String) -> String? {
+        guard let family, let programs, caseName.hasPrefix("program "),
+            let index = Int(caseName.dropFirst("program ".count)), (1...programs.count).contains(index)
+        else { return nil }
+        let program = ProgramGenerator(family: family, capabilities: capabilities).program(
+            seed: programs.seed, index: index)
+        return "program \(index) of seed \(programs.seed) (\(program.size) steps, not shrunk): \(program); "
+            + "replay: promise-conformance --style \(adapterName) --program '\(program)'"
+    }
 }

@@ -247,7 +247,7 @@ public enum ConformanceCommand {
     }
 
     /// Runs one clause in child processes: this executable, started again with `--run-one`, and again, skipping the
-    /// cases already run, after a child that died in a case (``Conformance/runInChildren(_:deviations:runChild:)``).
+    /// cases already run, after a child that died in a case (``Conformance/runInChildren(_:deviations:capabilities:adapterName:runChild:)``).
     private static func runInChild<A: PromiseAdapter>(
         _ adapter: A, _ clause: Clause, _ options: Options
     ) async -> ClauseResult {
@@ -259,7 +259,9 @@ public enum ConformanceCommand {
         if clause.programs != nil {
             arguments += ["--programs", "\(options.programs.count)", "--seed", "\(options.programs.seed)"]
         }
-        return await Conformance.runInChildren(clause, deviations: adapter.deviations) { skipping in
+        return await Conformance.runInChildren(
+            clause, deviations: adapter.deviations, capabilities: adapter.capabilities, adapterName: adapter.name
+        ) { skipping in
             await Conformance.runChild(
                 Conformance.currentExecutable, arguments + skipping.flatMap { ["--skip-case", $0] },
                 silenceLimit: Conformance.silenceLimit(options.timeout) + .seconds(10))

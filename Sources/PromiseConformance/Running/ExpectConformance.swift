@@ -122,7 +122,9 @@ extension Conformance {
         } catch {
             return failed("could not encode the adapter for the child process: \(error)")
         }
-        return await runInChildren(clause, deviations: adapter.deviations) { skipping in
+        return await runInChildren(
+            clause, deviations: adapter.deviations, capabilities: adapter.capabilities, adapterName: adapter.name
+        ) { skipping in
             let request = ChildRequest(
                 typeName: typeName, adapter: encoded, clause: clause.id, timeout: milliseconds(timeout),
                 grace: milliseconds(grace), stress: stress ?? stressFromEnvironment, skipCases: skipping)

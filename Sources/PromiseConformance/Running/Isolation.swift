@@ -255,8 +255,12 @@ extension Conformance {
     /// exit without a result, or killed for making no progress) is blamed on the case it had started and not ended,
     /// which is recorded as crashed (or timed out); then a new child runs the cases that neither it nor an earlier child
     /// ran. A death outside any case is a failure of the clause, and ends the clause if that child ran no case.
+    ///
+    /// A generated clause's case that died names the program it ran and how to replay it
+    /// (``Clause/crashedProgram(_:capabilities:adapterName:)``): the child that ran it cannot report it any more.
     static func runInChildren(
-        _ clause: Clause, deviations: [String: String], runChild: (_ skipping: [String]) async -> ChildEnd
+        _ clause: Clause, deviations: [String: String], capabilities: Capabilities, adapterName: String,
+        runChild: (_ skipping: [String]) async -> ChildEnd
     ) async -> ClauseResult {
         let clock = ContinuousClock()
         let start = clock.now
@@ -281,8 +285,13 @@ extension Conformance {
             execution.cases += output.ended
             let death = deathDescription(clause, end)
             if let running = output.running {
+                let program =
+                    clause.crashedProgram(running, capabilities: capabilities, adapterName: adapterName).map {
+                        "; \($0)"
+                    } ?? ""
+                let message = death + program
                 execution.cases.append(
-                    CaseResult(name: running, outcome: end.killedForSilence ? .timedOut(death) : .crashed(death)))
+                    CaseResult(name: running, outcome: end.killedForSilence ? .timedOut(message) : .crashed(message)))
             } else if end.exitCode != childHungExitCode {
                 let last = (execution.cases.last?.name).map { "after case \($0)" } ?? "before its first case"
                 execution.outside.append("\(death) (outside its cases, \(last))")
