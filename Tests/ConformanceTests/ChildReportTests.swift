@@ -19,6 +19,20 @@ import Testing
 
     static func passed(_ name: String) -> CaseEvent { .ended(CaseResult(name: name, outcome: .passed)) }
 
+    /// The message of a case that crashed; a failed requirement for any other outcome.
+    static func crashMessage(_ result: CaseResult) throws -> String {
+        guard case .crashed(let message) = result.outcome else {
+            throw CrashExpected(result: result)
+        }
+        return message
+    }
+
+    /// A case that should have crashed ended otherwise.
+    struct CrashExpected: Error, CustomStringConvertible {
+        let result: CaseResult
+        var description: String { "expected \(result.name) to have crashed: \(result.outcome)" }
+    }
+
     /// Runs `clause` over children that end as `ends` says, one after the other, and records what each was asked to
     /// skip.
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
@@ -41,7 +55,7 @@ import Testing
     /// A child that dies in the second case: the parent blames that case, and a second child runs the two left, whose
     /// result is merged with what the first reported.
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-    @Test func aChildThatDiesInACaseIsFollowedByOneForTheCasesLeft() async {
+    @Test func aChildThatDiesInACaseIsFollowedByOneForTheCasesLeft() async throws {
         var first = Conformance.ChildEnd(
             output: Self.output([.started(Self.cases[0]), Self.passed(Self.cases[0]), .started(Self.cases[1])]))
         first.signal = SIGSEGV
@@ -54,10 +68,7 @@ import Testing
         let (result, skipped) = await Self.run([first, second])
         #expect(skipped == [[], Array(Self.cases[..<2])])
         #expect(result.casesRun == Self.cases)
-        guard case .crashed(let message) = result.caseResults[1].outcome else {
-            Issue.record("expected the second case to have crashed: \(result)")
-            return
-        }
+        let message = try Self.crashMessage(result.caseResults[1])
         #expect(
             message.hasPrefix(
                 "crashed: the process running 2.2.2.1 was killed by signal \(SIGSEGV) (SIGSEGV): an invalid memory "
@@ -84,10 +95,7 @@ import Testing
             clause, deviations: [:], capabilities: .everything, adapterName: "Children"
         ) { _ in ends.withLock { $0.removeFirst() } }
         let program = ProgramGenerator(family: .then, capabilities: .everything).program(seed: 7, index: 2)
-        guard case .crashed(let message) = result.caseResults[1].outcome else {
-            Issue.record("expected program 2 to have crashed: \(result)")
-            return
-        }
+        let message = try Self.crashMessage(result.caseResults[1])
         #expect(
             message.hasSuffix(
                 "; program 2 of seed 7 (\(program.size) steps, not shrunk): \(program); "
