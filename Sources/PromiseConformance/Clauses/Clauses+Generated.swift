@@ -5,6 +5,9 @@ extension Clause {
     /// not run.
     static let generatedFailureLimit = 3
 
+    /// The name of a generated clause's case that runs program `index`: `program N`.
+    static func programCaseName(_ index: Int) -> String { "program \(index)" }
+
     /// The generated clauses with `programs`, one per ``ProgramGenerator/Family``.
     static func generatedClauses(_ programs: GeneratedPrograms) -> [Clause] {
         ProgramGenerator.Family.allCases.map { generated($0, programs) }
@@ -42,14 +45,14 @@ extension Clause {
             }
         var clause = Clause(
             family.clauseID, title, statement, requires: family == .cancellation ? .cancellation : [],
-            waitsForAbsence: false, cases: (1...max(programs.count, 1)).map { "program \($0)" }
+            waitsForAbsence: false, cases: (1...max(programs.count, 1)).map(programCaseName)
         ) { context in
             let generator = ProgramGenerator(family: family, capabilities: context.adapter.capabilities)
             var failures = 0
             // A clause that failed this many programs has shown what it can: its other programs are not run, which
             // spares an implementation that fails most of them a wait for each.
             for index in 1...max(programs.count, 1) where programs.count > 0 && failures < Self.generatedFailureLimit {
-                try context.inCase("program \(index)") {
+                try context.inCase(Self.programCaseName(index)) {
                     do {
                         try ProgramChecker.check(
                             generator.program(seed: programs.seed, index: index), index: index, programs: programs,
@@ -71,12 +74,14 @@ extension Clause {
     /// ran, as text, and the command that replays it; nil for any other case. The shrinker runs in that process, so
     /// the program is the one generated, not shrunk.
     func crashedProgram(_ caseName: String, capabilities: Capabilities, adapterName: String) -> String? {
-        guard let family, let programs, caseName.hasPrefix("program "),
-            let index = Int(caseName.dropFirst("program ".count)), (1...programs.count).contains(index)
+        guard let family, let programs,
+            let index = stride(from: 1, through: programs.count, by: 1).first(where: {
+                Self.programCaseName($0) == caseName
+            })
         else { return nil }
         let program = ProgramGenerator(family: family, capabilities: capabilities).program(
             seed: programs.seed, index: index)
         return "program \(index) of seed \(programs.seed) (\(program.size) steps, not shrunk): \(program); "
-            + "replay: promise-conformance --style \(adapterName) --program '\(program)'"
+            + ProgramChecker.replay(program, adapterName: adapterName)
     }
 }

@@ -129,7 +129,12 @@ enum ProgramChecker {
         return "broke \(violation.rule)\(title) in program \(index) of seed \(programs.seed); "
             + "the model requires: \(violation.required); the promise did: \(violation.did); "
             + "smallest program (\(program.size) steps\(shrunk)): \(program); "
-            + "replay: promise-conformance --style \(adapterName) --program '\(program)'"
+            + replay(program, adapterName: adapterName)
+    }
+
+    /// The command that runs `program` again over the adapter named `adapterName`, as a report gives it.
+    static func replay(_ program: Program, adapterName: String) -> String {
+        "replay: promise-conformance --style \(adapterName) --program '\(program)'"
     }
 }
 

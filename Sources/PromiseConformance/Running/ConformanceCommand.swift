@@ -247,7 +247,8 @@ public enum ConformanceCommand {
     }
 
     /// Runs one clause in child processes: this executable, started again with `--run-one`, and again, skipping the
-    /// cases already run, after a child that died in a case (``Conformance/runInChildren(_:deviations:capabilities:adapterName:runChild:)``).
+    /// cases already run, after a child that died in a case
+    /// (``Conformance/runInChildren(_:deviations:capabilities:adapterName:runChild:)``).
     private static func runInChild<A: PromiseAdapter>(
         _ adapter: A, _ clause: Clause, _ options: Options
     ) async -> ClauseResult {
