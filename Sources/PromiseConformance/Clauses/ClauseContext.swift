@@ -40,6 +40,8 @@ final class ClauseContext: @unchecked Sendable {
     /// The case being run, with its enclosing cases (`serial queue, already-fulfilled`); nil between cases.
     private var caseName: String?
     private let queues = Locked<[DispatchQueue]>([])
+    /// The thread the clause body runs on (the context is made there): the only one whose waits the watchdog sees.
+    private let thread = Thread.current
 
     /// The deadline of the case running now (or, between cases, ``caseTimeout`` after the last one ended).
     var deadline: DispatchTime { progress.deadline }
@@ -117,6 +119,12 @@ final class ClauseContext: @unchecked Sendable {
         progress.extendDeadline(to: .now() + caseTimeout)
     }
 
+    /// Runs `body`, one of the suite's own waits, bounded by the case's deadline: on the clause's thread, the watchdog
+    /// does not give up on the thread meanwhile (``CaseProgress/waiting(_:)``), since the wait ends by itself.
+    func waiting<Result>(_ body: () throws -> Result) rethrows -> Result {
+        Thread.current === thread ? try progress.waiting(body) : try body()
+    }
+
     /// Waits for `recorder`'s first event for as long as the work it waits for keeps going: `reached()` says how far
     /// it got (the steps of a chain, say), and each time that has grown the running case's deadline moves to
     /// ``caseTimeout`` from now, which the watchdog sees. So the limit scales with the work measured: a slow machine
@@ -124,6 +132,13 @@ final class ClauseContext: @unchecked Sendable {
     /// `longest` bounds the whole wait, as a number of ``caseTimeout``s.
     func waitWhileProgressing(
         _ recorder: Recorder<Outcome>, _ what: String, of total: Int, longest: Int = 10, reached: () -> Int
+    ) throws {
+        try waiting { try waitWhileMoving(recorder, what, of: total, longest: longest, reached: reached) }
+    }
+
+    /// The wait of ``waitWhileProgressing(_:_:of:longest:reached:)``, all of it inside ``waiting(_:)``.
+    private func waitWhileMoving(
+        _ recorder: Recorder<Outcome>, _ what: String, of total: Int, longest: Int, reached: () -> Int
     ) throws {
         let start = DispatchTime.now()
         var cap = start
@@ -161,8 +176,10 @@ final class ClauseContext: @unchecked Sendable {
         for queue in queues.withLock({ $0 }) + [.global()] {
             queue.async(group: flushed, flags: .barrier) {}
         }
-        _ = flushed.wait(timeout: deadline)
-        Thread.sleep(forTimeInterval: grace)
+        waiting {
+            _ = flushed.wait(timeout: deadline)
+            Thread.sleep(forTimeInterval: grace)
+        }
     }
 
     // MARK: Promises

@@ -15,14 +15,16 @@ final class Recorder<Event: Sendable>: Sendable {
     var count: Int { events.withLock { $0.count } }
 
     /// Waits until at least `count` events were recorded, or fails with "timed out" at `context`'s deadline (or at
-    /// `limit`, when it comes first).
+    /// `limit`, when it comes first): one of the suite's own waits (``ClauseContext/waiting(_:)``).
     func wait(
         for count: Int, _ what: @autoclosure () -> String, in context: ClauseContext, until limit: DispatchTime? = nil
     ) throws {
         let deadline = min(context.deadline, limit ?? context.deadline)
-        while self.count < count {
-            if signal.wait(timeout: deadline) == .timedOut, self.count < count {
-                throw context.failure("timed out waiting for \(what())")
+        try context.waiting {
+            while self.count < count {
+                if signal.wait(timeout: deadline) == .timedOut, self.count < count {
+                    throw context.failure("timed out waiting for \(what())")
+                }
             }
         }
     }

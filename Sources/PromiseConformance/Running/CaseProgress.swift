@@ -32,6 +32,10 @@ final class CaseProgress: Sendable {
         var finished = false
         /// Whether the watchdog gave up on the thread.
         var abandoned = false
+        /// How many of the suite's own waits the thread is in (``CaseProgress/waiting(_:)``): nested ones count each.
+        var waits = 0
+        /// When the thread last came out of one of the suite's own waits.
+        var leftWait: DispatchTime?
     }
 
     private let state: Locked<State>
@@ -95,12 +99,40 @@ final class CaseProgress: Sendable {
         }
     }
 
-    /// The watchdog gives up on the thread if it is still past its deadline by `margin`: the state (whose `current` is
-    /// the case it is stuck in, if any), or nil when the thread finished or has moved on to a later deadline. A case
-    /// it is stuck in is recorded, and reported, as `timedOut(message)`.
+    /// Runs `body`, one of the suite's own waits (for events, for the grace period, for a moving chain), each of which
+    /// returns or fails by itself at the case's deadline. While the thread is in one, the watchdog does not give up on
+    /// it: a thread that a busy machine wakes late from a wait is not hung in the implementation, and its case reports
+    /// what it waited for. Once out, the thread has `margin` to end its case, as from a deadline.
+    func waiting<Result>(_ body: () throws -> Result) rethrows -> Result {
+        state.withLock { $0.waits += 1 }
+        defer {
+            state.withLock { state in
+                state.waits -= 1
+                state.leftWait = .now()
+            }
+        }
+        return try body()
+    }
+
+    /// When the watchdog may next give up on the thread: `margin` after its deadline, or after it last came out of
+    /// one of the suite's waits, whichever is later; `margin` from now while it is in one.
+    func earliestAbandon(after margin: DispatchTimeInterval) -> DispatchTime {
+        state.withLock { state in
+            if state.waits > 0 { return .now() + margin }
+            return max(state.deadline, state.leftWait ?? state.deadline) + margin
+        }
+    }
+
+    /// The watchdog gives up on the thread if it is still past its deadline by `margin`, outside the suite's own
+    /// waits and `margin` after it last came out of one: the state (whose `current` is the case it is stuck in, if
+    /// any), or nil when the thread finished, is waiting, or has moved on to a later deadline. A case it is stuck in
+    /// is recorded, and reported, as `timedOut(message)`.
     func abandon(after margin: DispatchTimeInterval, message: String) -> State? {
         state.withLock { state in
-            guard !state.finished, !state.abandoned, DispatchTime.now() >= state.deadline + margin else { return nil }
+            let now = DispatchTime.now()
+            guard !state.finished, !state.abandoned, state.waits == 0, now >= state.deadline + margin,
+                now >= (state.leftWait ?? state.deadline) + margin
+            else { return nil }
             state.abandoned = true
             if let current = state.current {
                 let result = CaseResult(name: current, outcome: .timedOut(message))

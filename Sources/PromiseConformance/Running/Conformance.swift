@@ -28,8 +28,9 @@ public enum Conformance {
     public static let defaultTimeout: Duration = .seconds(30)
 
     /// How long past a case's deadline the watchdog waits before it gives up on the case's thread: 2 s. A case that
-    /// is only waiting (for a handler, a settlement) ends by itself at its deadline; one that is still running this
-    /// long after it is stuck in the implementation.
+    /// is only waiting (for a handler, a settlement) ends by itself at its deadline, so the watchdog leaves a thread in
+    /// one of the suite's own waits alone, and gives it this margin again once it is out (a busy machine can wake it
+    /// late); one that is still running this long after its deadline, outside them, is stuck in the implementation.
     public static let watchdogMargin: Duration = .seconds(2)
 
     /// The default grace period: how long a clause waits to see that something does *not* happen.
@@ -315,12 +316,13 @@ public enum Conformance {
     }
 
     /// Calls `stuck` once, if the thread behind `progress` is still in a case (or between cases) `margin` after its
-    /// deadline; looks again at each new deadline, and stops once the thread finished.
+    /// deadline, outside the suite's own waits (``CaseProgress/waiting(_:)``); looks again at each new deadline, and
+    /// stops once the thread finished.
     private static func watch(
         _ progress: CaseProgress, margin: DispatchTimeInterval, message: String,
         stuck: @escaping @Sendable (CaseProgress.State) -> Void
     ) {
-        DispatchQueue.global().asyncAfter(deadline: progress.deadline + margin) {
+        DispatchQueue.global().asyncAfter(deadline: progress.earliestAbandon(after: margin)) {
             if let state = progress.abandon(after: margin, message: message) { return stuck(state) }
             if !progress.snapshot.finished { watch(progress, margin: margin, message: message, stuck: stuck) }
         }
