@@ -3,6 +3,13 @@
 // A separate package so that the root package keeps no dependencies. Run `bash Benchmarks/compare` (see README.md).
 import PackageDescription
 
+/// The three styles, which every target here measures.
+let styles: [Target.Dependency] = [
+    .product(name: "BoltsStyle", package: "Promises"),
+    .product(name: "PromiseKitStyle", package: "Promises"),
+    .product(name: "FBLStyle", package: "Promises"),
+]
+
 let package = Package(
     name: "PromiseBenchmarks",
     platforms: [.macOS(.v15)],
@@ -13,17 +20,27 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "PromiseBenchmarks",
-            dependencies: [
+            dependencies: styles + [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "BoltsStyle", package: "Promises"),
-                .product(name: "PromiseKitStyle", package: "Promises"),
-                .product(name: "FBLStyle", package: "Promises"),
                 .product(name: "PromiseConformance", package: "Promises"),
                 .product(name: "PromiseStyleAdapters", package: "Promises"),
+                "FanOut",
             ],
             path: "PromiseBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
+        // B8, scaling with the thread count: a plain executable, so that a static build runs where Swift is not.
+        .executableTarget(
+            name: "scaling",
+            dependencies: styles + ["FanOut"],
+            path: "Scaling"
+        ),
+        // B4's batch, which B4 and B8's shared-queue shape both run.
+        .target(
+            name: "FanOut",
+            dependencies: styles,
+            path: "FanOut"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

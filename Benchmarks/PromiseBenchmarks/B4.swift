@@ -8,98 +8,27 @@
 import Benchmark
 import BoltsStyle
 import Dispatch
-import FBLStyle
-import PromiseKitStyle
+import FanOut
 
 let b4Count = 10_000
 
-/// One B4 batch per contender, the baseline first.
+/// One B4 batch per contender, the baseline first (the batches are `FanOut`'s, which B8 runs too).
 func fanOutOperations() -> [(contender: String, operation: Operation)] {
     let queue = concurrentQueue
     let group = DispatchGroup()
     let executor = BFExecutor.queue(queue)
+    func batch(_ start: @escaping @Sendable () -> Void) -> Operation {
+        {
+            start()
+            group.wait()
+        }
+    }
     return [
-        (
-            plainGCD,
-            {
-                for _ in 0..<b4Count {
-                    queue.async(group: group) { blackHole(1) }
-                }
-                group.wait()
-            }
-        ),
-        (
-            "BoltsStyle",
-            {
-                var sources: [BFTaskCompletionSource<Int>] = []
-                sources.reserveCapacity(b4Count)
-                for _ in 0..<b4Count {
-                    let source = BFTaskCompletionSource<Int>()
-                    group.enter()
-                    source.task.continueOnSuccessWith(executor) {
-                        blackHole($0)
-                        group.leave()
-                    }
-                    sources.append(source)
-                }
-                for source in sources { source.set(result: 1) }
-                group.wait()
-            }
-        ),
-        (
-            "PromiseKitStyle",
-            {
-                var resolvers: [PromiseKitStyle.Resolver<Int>] = []
-                resolvers.reserveCapacity(b4Count)
-                for _ in 0..<b4Count {
-                    let (promise, resolver) = PromiseKitStyle.Promise<Int>.pending()
-                    group.enter()
-                    _ = promise.done(on: queue) {
-                        blackHole($0)
-                        group.leave()
-                    }
-                    resolvers.append(resolver)
-                }
-                for resolver in resolvers { resolver.fulfill(1) }
-                group.wait()
-            }
-        ),
-        (
-            pkCauterized,
-            {
-                var resolvers: [PromiseKitStyle.Resolver<Int>] = []
-                resolvers.reserveCapacity(b4Count)
-                for _ in 0..<b4Count {
-                    let (promise, resolver) = PromiseKitStyle.Promise<Int>.pending()
-                    group.enter()
-                    promise.done(on: queue) {
-                        blackHole($0)
-                        group.leave()
-                    }.cauterize()
-                    resolvers.append(resolver)
-                }
-                for resolver in resolvers { resolver.fulfill(1) }
-                group.wait()
-            }
-        ),
-        (
-            "FBLStyle",
-            {
-                var promises: [FBLStyle.Promise<Int>] = []
-                promises.reserveCapacity(b4Count)
-                for _ in 0..<b4Count {
-                    let promise = FBLStyle.Promise<Int>.pending()
-                    group.enter()
-                    promise.then(on: queue) { (value: Int) in
-                        blackHole(value)
-                        group.leave()
-                    }
-                    promises.append(promise)
-                }
-                for promise in promises { promise.fulfill(1) }
-                group.wait()
-            }
-        ),
+        (plainGCD, batch { FanOut.gcd(b4Count, on: queue, group: group) }),
+        ("BoltsStyle", batch { FanOut.bolts(b4Count, on: executor, group: group) }),
+        ("PromiseKitStyle", batch { FanOut.promiseKit(b4Count, on: queue, group: group, cauterize: false) }),
+        (pkCauterized, batch { FanOut.promiseKit(b4Count, on: queue, group: group, cauterize: true) }),
+        ("FBLStyle", batch { FanOut.fbl(b4Count, on: queue, group: group) }),
     ]
 }
 
