@@ -107,10 +107,17 @@ private func joinAll<Result>(
     guard !inputs.isEmpty else { return Promise(resolved: .success(makeValue([]))) }
     let promise = Promise<Result>(pending: ())
     CombinedInputs.observe(inputs, on: queue) { outcome, all in
+        // Once `promise` is settled an observation changes nothing (Google's calls fulfil or reject again, which do
+        // nothing), so it returns at once: n inputs settled before their observations run cost n looks, not n * n.
+        guard promise.isPending else { return }
         if case .failure(let error) = outcome { return promise.reject(error) }
         var values: [Any] = []
-        for case .success(let value)? in all { values.append(value) }
-        if values.count == all.count, promise.isPending { promise.fulfill(makeValue(values)) }
+        values.reserveCapacity(all.count)
+        for input in all {
+            guard case .success(let value)? = input else { return }  // as Google's, stops at the first not fulfilled
+            values.append(value)
+        }
+        promise.fulfill(makeValue(values))
     }
     return promise
 }
