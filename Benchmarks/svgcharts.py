@@ -67,7 +67,8 @@ def ratio_bars(title, groups, note):
                     f'<rect x="{left}" y="{y}" width="{r * scale:.1f}" height="{bar_h - 2}" '
                     f'fill="{colour(contender)}"><title>{escape(contender)}: {r:.2f}x</title></rect>'
                 )
-                body.append(_text(left + r * scale + 4, y + bar_h - 4, f"{r:.2f}x", size=10))
+                label_x = left + max(r, target or 0) * scale + 5  # past the target's tick, if it is further
+                body.append(_text(label_x, y + bar_h - 4, f"{r:.2f}x", size=10))
             else:
                 body.append(_text(left + 4, y + bar_h - 4, "n/a", size=10, fill="#555"))
             if target is not None:
@@ -89,7 +90,7 @@ def ratio_bars(title, groups, note):
     for contender in seen:
         body.append(f'<rect x="{lx}" y="28" width="10" height="10" fill="{colour(contender)}"/>')
         body.append(_text(lx + 14, 37, contender, size=10))
-        lx += 26 + 6.6 * len(contender)
+        lx += 30 + 7 * len(contender)
     return _svg(width, height, body)
 
 
@@ -98,7 +99,7 @@ def throughput_lines(title, panels, note):
     4, 8, 16), the throughput axis linear from 0, one panel beside the other."""
     panel_w, panel_h, margin = 300, 230, 58
     width = margin + len(panels) * (panel_w + margin)
-    height = panel_h + 130
+    height = panel_h + 150
     body = [_text(10, 22, title, size=15, weight="bold")]
     import math
 
@@ -142,8 +143,8 @@ def throughput_lines(title, panels, note):
                 names.append(contender)
     lx = margin
     for contender in names:
-        body.append(f'<rect x="{lx}" y="{height - 52}" width="10" height="10" fill="{colour(contender)}"/>')
-        body.append(_text(lx + 14, height - 43, contender, size=10))
-        lx += 26 + 6.6 * len(contender)
+        body.append(f'<rect x="{lx}" y="{height - 44}" width="10" height="10" fill="{colour(contender)}"/>')
+        body.append(_text(lx + 14, height - 35, contender, size=10))
+        lx += 30 + 7 * len(contender)
     body.append(_text(10, height - 12, note, size=10, fill="#555"))
     return _svg(width, height, body)
