@@ -129,38 +129,34 @@ final class ClauseContext: @unchecked Sendable {
     /// it got (the steps of a chain, say), and each time that has grown the running case's deadline moves to
     /// ``caseTimeout`` from now, which the watchdog sees. So the limit scales with the work measured: a slow machine
     /// or a busy one gets more time while the work moves, and a hang still fails after ``caseTimeout`` without a step.
-    /// `longest` bounds the whole wait, as a number of ``caseTimeout``s.
+    /// `longest` bounds the whole wait, as a number of ``caseTimeout``s. All of it is one of the suite's own waits
+    /// (``waiting(_:)``).
     func waitWhileProgressing(
         _ recorder: Recorder<Outcome>, _ what: String, of total: Int, longest: Int = 10, reached: () -> Int
     ) throws {
-        try waiting { try waitWhileMoving(recorder, what, of: total, longest: longest, reached: reached) }
-    }
-
-    /// The wait of ``waitWhileProgressing(_:_:of:longest:reached:)``, all of it inside ``waiting(_:)``.
-    private func waitWhileMoving(
-        _ recorder: Recorder<Outcome>, _ what: String, of total: Int, longest: Int, reached: () -> Int
-    ) throws {
-        let start = DispatchTime.now()
-        var cap = start
-        for _ in 0..<longest { cap = cap + caseTimeout }
-        var last = reached()
-        while true {
-            do {
-                return try recorder.wait(for: 1, what, in: self, until: min(cap, .now() + .milliseconds(250)))
-            } catch let failure as ClauseFailure {
-                let now = DispatchTime.now()
-                let steps = reached()
-                if steps > last, now < cap {
-                    last = steps
-                    madeProgress()
-                    continue
+        try waiting {
+            let start = DispatchTime.now()
+            var cap = start
+            for _ in 0..<longest { cap = cap + caseTimeout }
+            var last = reached()
+            while true {
+                do {
+                    return try recorder.wait(for: 1, what, in: self, until: min(cap, .now() + .milliseconds(250)))
+                } catch let failure as ClauseFailure {
+                    let now = DispatchTime.now()
+                    let steps = reached()
+                    if steps > last, now < cap {
+                        last = steps
+                        madeProgress()
+                        continue
+                    }
+                    if now < min(deadline, cap) { continue }
+                    if steps == 0 { throw failure }
+                    let seconds = String(format: "%.1f", Double(now.uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
+                    let why = now >= cap ? "still going after \(longest) case time limits" : "no step since the last"
+                    throw self.failure(
+                        "timed out waiting for \(what): \(why), \(steps) of \(total) steps in \(seconds) s")
                 }
-                if now < min(deadline, cap) { continue }
-                if steps == 0 { throw failure }
-                let seconds = String(format: "%.1f", Double(now.uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
-                let why = now >= cap ? "still going after \(longest) case time limits" : "no step since the last"
-                throw self.failure(
-                    "timed out waiting for \(what): \(why), \(steps) of \(total) steps in \(seconds) s")
             }
         }
     }

@@ -117,10 +117,13 @@ final class CaseProgress: Sendable {
     /// When the watchdog may next give up on the thread: `margin` after its deadline, or after it last came out of
     /// one of the suite's waits, whichever is later; `margin` from now while it is in one.
     func earliestAbandon(after margin: DispatchTimeInterval) -> DispatchTime {
-        state.withLock { state in
-            if state.waits > 0 { return .now() + margin }
-            return max(state.deadline, state.leftWait ?? state.deadline) + margin
-        }
+        state.withLock { Self.abandonTime($0, margin) ?? .now() + margin }
+    }
+
+    /// When the watchdog may give up on a thread in `state`: `margin` after the later of its deadline and the moment it
+    /// last came out of one of the suite's waits; nil while it is in one.
+    private static func abandonTime(_ state: State, _ margin: DispatchTimeInterval) -> DispatchTime? {
+        state.waits > 0 ? nil : max(state.deadline, state.leftWait ?? state.deadline) + margin
     }
 
     /// The watchdog gives up on the thread if it is still past its deadline by `margin`, outside the suite's own
@@ -129,9 +132,8 @@ final class CaseProgress: Sendable {
     /// is recorded, and reported, as `timedOut(message)`.
     func abandon(after margin: DispatchTimeInterval, message: String) -> State? {
         state.withLock { state in
-            let now = DispatchTime.now()
-            guard !state.finished, !state.abandoned, state.waits == 0, now >= state.deadline + margin,
-                now >= (state.leftWait ?? state.deadline) + margin
+            guard !state.finished, !state.abandoned, let time = Self.abandonTime(state, margin),
+                DispatchTime.now() >= time
             else { return nil }
             state.abandoned = true
             if let current = state.current {
