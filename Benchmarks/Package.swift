@@ -24,7 +24,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "PromiseConformance", package: "Promises"),
                 .product(name: "PromiseStyleAdapters", package: "Promises"),
-                "FanOut",
+                "Operations",
             ],
             path: "PromiseBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -32,14 +32,14 @@ let package = Package(
         // B8, scaling with the thread count: a plain executable, so that a static build runs where Swift is not.
         .executableTarget(
             name: "scaling",
-            dependencies: styles + ["FanOut"],
+            dependencies: styles + ["Operations"],
             path: "Scaling"
         ),
-        // B4's batch, which B4 and B8's shared-queue shape both run.
+        // What B4, B5, B6 and B8 share: B4's batch (FanOut) and the cost floor.
         .target(
-            name: "FanOut",
+            name: "Operations",
             dependencies: styles,
-            path: "FanOut"
+            path: "Operations"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -8,11 +8,11 @@
 import Benchmark
 import BoltsStyle
 import Dispatch
-import FanOut
+import Operations
 
 let b4Count = 10_000
 
-/// One B4 batch per contender, the baseline first (the batches are `FanOut`'s, which B8 runs too).
+/// One B4 batch per contender, the baseline first (the batches are `Operations`' `FanOut`, which B8 runs too).
 func fanOutOperations() -> [(contender: String, operation: Operation)] {
     let queue = concurrentQueue
     let group = DispatchGroup()

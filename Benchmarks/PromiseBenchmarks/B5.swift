@@ -6,6 +6,7 @@ import Benchmark
 import BoltsStyle
 import Dispatch
 import FBLStyle
+import Operations
 import PromiseKitStyle
 
 func registerMachinery() {

@@ -34,27 +34,6 @@ func perBatch(seconds: Int = 3, maxIterations: Int = 200) -> Benchmark.Configura
     )
 }
 
-/// The object of the B5 floor: one allocation holding one closure.
-final class FloorObject {
-    var closure: ((Int) -> Void)?
-    /// A second object kept alive by the first (only "B5 floor with two objects" sets it).
-    var next: FloorObject?
-}
-
-/// Allocates the floor object and stores `closure` in it (not inlined, so the allocation cannot be optimized away).
-@inline(never)
-func makeFloorObject(_ closure: @escaping (Int) -> Void) -> FloorObject {
-    let object = FloorObject()
-    object.closure = closure
-    return object
-}
-
-/// Calls the stored closure (not inlined, so the call stays an indirect call).
-@inline(never)
-func callStored(_ object: FloorObject, _ value: Int) {
-    object.closure?(value)
-}
-
 /// The actor the `async`/`await` baselines hop onto.
 actor Hop {
     func step(_ value: Int) -> Int { value + 1 }

@@ -7,6 +7,7 @@
 import BoltsStyle
 import Dispatch
 import FBLStyle
+import Operations
 import PromiseKitStyle
 import Synchronization
 
@@ -52,7 +53,7 @@ let contendedPromise = Shape(
                     for step in 0..<count {
                         handlers.withLock {
                             $0.append {
-                                blackHole(step)
+                                sink(step)
                                 ran.ran()
                             }
                         }

@@ -6,6 +6,7 @@
 import BoltsStyle
 import Dispatch
 import FBLStyle
+import Operations
 import PromiseKitStyle
 
 /// The steps of each chain.
@@ -24,7 +25,7 @@ let independentChains = Shape(
             // The B5 floor per step: allocate an object holding a closure, call it.
             timeThreads(threads) { index in
                 for _ in 0..<share(of: independentSteps, threads: threads, index: index) {
-                    makeFloorObject { blackHole($0) }.call(1)
+                    callStored(makeFloorObject { sink($0) }, 1)
                 }
             }
         },
@@ -36,7 +37,7 @@ let independentChains = Shape(
                 let group = DispatchGroup()
                 for _ in 0..<share(of: independentChainCount, threads: threads, index: index) {
                     queue.suspend()
-                    for _ in 0..<chainLength { queue.async(group: group) { blackHole(1) } }
+                    for _ in 0..<chainLength { queue.async(group: group) { sink(1) } }
                     queue.resume()
                     group.wait()
                 }
@@ -83,16 +84,3 @@ let independentChains = Shape(
             }
         },
     ])
-
-/// The floor's object: one allocation holding one closure.
-final class FloorObject {
-    let closure: (Int) -> Void
-    init(_ closure: @escaping (Int) -> Void) { self.closure = closure }
-    /// Calls the stored closure (not inlined, so the call stays an indirect call).
-    @inline(never) func call(_ value: Int) { closure(value) }
-}
-
-/// Allocates a floor object (not inlined, so the allocation cannot be optimized away).
-@inline(never) func makeFloorObject(_ closure: @escaping (Int) -> Void) -> FloorObject {
-    FloorObject(closure)
-}

@@ -3,7 +3,7 @@
 
 import BoltsStyle
 import Dispatch
-import FanOut
+import Operations
 
 /// The promises of one run, over all threads.
 let sharedQueuePromises = 40_000

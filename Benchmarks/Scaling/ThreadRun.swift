@@ -35,6 +35,3 @@ func timeThreads(
 func share(of total: Int, threads: Int, index: Int) -> Int {
     total / threads + (index < total % threads ? 1 : 0)
 }
-
-/// Keeps `value` from being optimized away.
-@inline(never) func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }

@@ -64,6 +64,3 @@ public enum FanOut {
         for promise in promises { promise.fulfill(1) }
     }
 }
-
-/// Keeps `value` from being optimized away.
-@inline(never) func sink<T>(_ value: T) { withExtendedLifetime(value) {} }
