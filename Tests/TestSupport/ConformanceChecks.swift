@@ -35,9 +35,9 @@ public enum ClauseCheck {
     }
 
     /// Runs `clause` over `adapter` in this process (with ``timeout(_:_:)`` unless `timeout` is given) and checks
-    /// the verdict: passed only where no deviation is declared, a deviation only where one is, not applicable only
-    /// where the clause has no meaning in typed Swift or needs a capability the adapter does not declare; and every
-    /// case the clause ran is among its `cases`.
+    /// the verdict: passed only where no deviation is declared, a deviation only where one (or a flaky departure) is,
+    /// not applicable only where the clause has no meaning in typed Swift or needs a capability the adapter does not
+    /// declare; and every case the clause ran is among its `cases`.
     @discardableResult
     public static func run(
         _ adapter: some PromiseAdapter, _ clause: Clause, timeout: Duration? = nil,
@@ -76,9 +76,12 @@ public enum ClauseCheck {
         case .passed:
             #expect(adapter.deviations[clause.id] == nil, sourceLocation: sourceLocation)
         case .deviation:
-            // A generated clause deviates where its programs broke only rules the adapter declares (by any key).
+            // A generated clause deviates where its programs broke only rules the adapter declares (by any key); a
+            // clause declared flaky where it failed in some of its repetitions.
             #expect(
-                clause.programs != nil ? !adapter.deviations.isEmpty : adapter.deviations[clause.id] != nil,
+                clause.programs != nil
+                    ? !adapter.deviations.isEmpty
+                    : adapter.deviations[clause.id] != nil || adapter.flakyDepartures[clause.id] != nil,
                 sourceLocation: sourceLocation)
         case .notApplicable:
             #expect(!clause.applies(to: adapter.capabilities), sourceLocation: sourceLocation)
