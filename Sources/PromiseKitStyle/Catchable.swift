@@ -3,7 +3,8 @@ import Dispatch
 // A handler that hops to a queue hands `DispatchQueue.dispatch` a `@Sendable` closure, the block Dispatch runs. The
 // user's closures and values are not `Sendable` (PromiseKit's API), so that closure captures `nonisolated(unsafe)`
 // copies of them. This is sound: the closure runs once, on the queue, after the promise that scheduled it sealed, and
-// nothing else touches the copies meanwhile. (`recover` with a thenable hops through `Follow`, Follow.swift.)
+// nothing else touches the copies meanwhile. (`recover` with a thenable hops through `Follow`, Follow.swift, and
+// `catch` through its finalizer: objects that the block captures alone, so that the hop allocates no context.)
 
 /// Adds `catch`, `recover`, `ensure`, `ensureThen` and `cauterize` to a ``Thenable`` that can reject
 /// (``Promise``; a ``Guarantee`` cannot reject, so it does not conform).
@@ -171,12 +172,16 @@ extension CatchMixin where T == Void {
 /// holds the parts of the `catch` that made it, so the handler `catch` registers captures the finalizer alone and
 /// needs no context of its own: a `catch` allocates this one object.
 public final class PMKFinalizer: PMKBox<Void>, @unchecked Sendable {
-    /// The `catch` handler; dropped once the chain has ended, as PromiseKit's closure is, so that a kept finalizer
-    /// does not keep the handler's captures alive. Written only by `init` and by the one call of `end`.
+    /// The `catch` handler; dropped once it has run or the chain has ended without needing it, as PromiseKit's
+    /// closure is, so that a kept finalizer does not keep the handler's captures alive. Written only by `init`, `end`
+    /// and `handle`, one after the other.
     @usableFromInline @exclusivity(unchecked) final var body: ((Error) -> Void)?
     @usableFromInline final let queue: DispatchQueue?
     @usableFromInline final let flags: DispatchWorkItemFlags?
     @usableFromInline final let policy: CatchPolicy
+    /// The error on its way to the queue: set by `end` just before it sends the block, taken by the block. The block
+    /// captures the finalizer alone, as `Follow`'s captures its object (Follow.swift), so it allocates no context.
+    @usableFromInline @exclusivity(unchecked) final var error: Error?
 
     @usableFromInline init(
         on queue: DispatchQueue?, flags: DispatchWorkItemFlags?, policy: CatchPolicy,
@@ -192,17 +197,27 @@ public final class PMKFinalizer: PMKBox<Void>, @unchecked Sendable {
     /// The chain ended, rejected with `error` or fulfilled (`nil`): calls the handler on its queue unless the chain
     /// fulfilled or the policy skips `error`, then resolves. Called once, by the handler `catch` registered.
     @usableFromInline final func end(_ error: Error?) {
-        let handler = self.body
-        self.body = nil
-        guard let error, let handler, policy.handles(error) else {
+        guard let error, policy.handles(error) else {
+            body = nil
             seal(())
             return
         }
-        nonisolated(unsafe) let body = handler
-        queue.dispatch(flags: flags) {
-            body(error)
-            self.seal(())
-        }
+        guard let queue else { return handle(error) }
+        self.error = error
+        queue.dispatch(flags: flags, handleError)
+    }
+
+    /// What the block `end` sends runs: `handle` with the error `end` left in `error`.
+    @usableFromInline final func handleError() {
+        handle(error.take()!)
+    }
+
+    /// Calls the handler with `error`, drops it, and resolves.
+    @usableFromInline final func handle(_ error: Error) {
+        let handler = body!
+        body = nil
+        handler(error)
+        seal(())
     }
 
     /// Runs `body` once the chain has finished, whatever its outcome. Not chainable, unlike `ensure`.

@@ -1,20 +1,28 @@
 // Follow.swift: the handler of `then` and `recover`, which makes their promise follow the thenable `body` returns.
 //
-// Every other handler hands a queue a `@Sendable` closure literal that captures `nonisolated(unsafe)` copies of the
+// Every other handler hands its queue a `@Sendable` closure literal that captures `nonisolated(unsafe)` copies of the
 // user's closure and value (Thenable.swift). This one cannot: it names the thenable type `U`, and a `@Sendable`
 // closure that names `U` captures `U`'s metatype, which Swift does not treat as `Sendable` (`U`'s conformance to
-// `Thenable` might be isolated to an actor). So the handler is an object, and the closure Dispatch runs calls its
-// `step` through a function value, whose type names no `U`. The object holds all the handler needs, as `PMKFinalizer`
-// does for `catch`, so the closure `pipe` keeps captures it alone and needs no context of its own; a function value
-// made from one of its methods needs none either. A hop therefore costs what any other handler's costs: one
-// allocation for the block's captures and one for the block.
+// `Thenable` might be isolated to an actor). So the handler is an object that holds all it needs, and carries the
+// value to the queue in a slot (`Handoff`, Core/Handoff.swift): the closure `pipe` keeps captures the object alone,
+// and the block sent to the queue is the object's `stepWithInput` method applied to it. A closure that captures one
+// object uses that object as its context, so neither allocates one.
+//
+// Why `map` and `done` are not written this way too: the object is generic, and Swift stores a closure in a generic
+// class's field in its most general form, so a user's closure that captures anything is wrapped in a reabstraction
+// thunk on the way in, an allocation of its own. Such an object saves the hop's context and spends the thunk's; for a
+// handler that runs inline it only adds one (Benchmarks/NOTES.md, "A handler object, measured"). A closure literal's
+// context is specialized where it is written and needs no thunk.
 
 import Dispatch
 
 /// Calls a handler's `body` on its queue and makes `promise` follow the thenable `body` returns: the handler of
 /// `then` and of `recover`.
+///
+/// `@unchecked Sendable`: the block sent to the queue captures it. Its one mutable field, `input`, is written by
+/// `call` before the block is sent and read by the block, an order Dispatch guarantees; nothing else touches it.
 @usableFromInline
-final class Follow<Input, U: Thenable> {
+final class Follow<Input, U: Thenable>: @unchecked Sendable {
     /// The promise `then` or `recover` returns.
     @usableFromInline let promise = Promise<U.T>(.pending)
     @usableFromInline let queue: DispatchQueue?
@@ -22,6 +30,8 @@ final class Follow<Input, U: Thenable> {
     /// The errors `recover` handles (`then` handles none, and leaves the default).
     @usableFromInline let policy: CatchPolicy
     @usableFromInline let body: (Input) throws -> U
+    /// The value on its way to the queue: put by `call` just before it sends the block, taken by the block.
+    @usableFromInline @exclusivity(unchecked) var input = Handoff()
 
     @inlinable init(
         on queue: DispatchQueue?, flags: DispatchWorkItemFlags?, policy: CatchPolicy = .allErrors,
@@ -33,13 +43,22 @@ final class Follow<Input, U: Thenable> {
         self.body = body
     }
 
-    /// Runs `step(input)` on the queue, or inline if there is none (`on: nil`). The block's captures are unchecked
-    /// copies: it runs once, after the promise that scheduled it sealed, and nothing else touches them meanwhile.
+    deinit { assert(!input.holdsValue, "PromiseKitStyle: a hop's block was freed without running") }
+
+    // guide:begin follow-call
+    /// Runs `step(input)` on the queue, or inline if there is none (`on: nil`).
     @inlinable func call(_ input: Input) {
         guard let queue else { return step(input) }
-        nonisolated(unsafe) let (step, input) = (step, input)
-        queue.dispatch(flags: flags) { step(input) }
+        self.input.put(input)
+        queue.dispatch(flags: flags, stepWithInput)
     }
+
+    /// What the block sent to the queue runs: `step` with the value `call` left in `input`. The block is this method
+    /// applied to the object, a `@Sendable` function value (the object is `Sendable`) that names no `U`.
+    @inlinable func stepWithInput() {
+        step(input.take(as: Input.self))
+    }
+    // guide:end follow-call
 
     /// Calls `body` and makes `promise` follow the thenable it returns; rejects `promise` if `body` throws or returns
     /// `promise` itself (`PMKError.returnedSelf`).
@@ -48,9 +67,9 @@ final class Follow<Input, U: Thenable> {
             let next = try body(input)
             guard next !== promise else { throw PMKError.returnedSelf }
             let promise = self.promise
-            next.pipe { promise.box.seal($0) }
+            next.pipe { promise.seal($0) }
         } catch {
-            promise.box.seal(.rejected(error))
+            promise.seal(.rejected(error))
         }
     }
 }

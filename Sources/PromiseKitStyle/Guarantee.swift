@@ -54,7 +54,9 @@ public final class Guarantee<T>: PMKBox<T>, Thenable, @unchecked Sendable {
         return (guarantee, resolveFunction(guarantee.box))
     }
 
-    @usableFromInline static func resolveFunction(_ box: PMKBox<T>) -> @Sendable (T) -> Void {
+    /// The function that resolves `box`. Inlinable, so that in a client's release build the function `pending()`
+    /// returns seals a box of the client's concrete type instead of calling the generic `seal`.
+    @inlinable static func resolveFunction(_ box: PMKBox<T>) -> @Sendable (T) -> Void {
         { value in
             if !box.seal(value) { PMKDoubleResolution.report(Result<T>.fulfilled(value)) }
         }
@@ -81,7 +83,7 @@ extension Guarantee {
             nonisolated(unsafe) let value = value
             @Sendable func step() {
                 body(value)
-                rg.box.seal(())
+                rg.seal(())
             }
             if let on { on.dispatch(flags: flags) { step() } } else { step() }
         }
@@ -107,7 +109,7 @@ extension Guarantee {
         nonisolated(unsafe) let body = body
         pipe { (value: T) in
             nonisolated(unsafe) let value = value
-            if let on { on.dispatch(flags: flags) { rg.box.seal(body(value)) } } else { rg.box.seal(body(value)) }
+            if let on { on.dispatch(flags: flags) { rg.seal(body(value)) } } else { rg.seal(body(value)) }
         }
         return rg
     }

@@ -3,7 +3,9 @@ import Dispatch
 // A handler that hops to a queue hands `DispatchQueue.dispatch` a `@Sendable` closure, the block Dispatch runs. The
 // user's closures and values are not `Sendable` (PromiseKit's API), so that closure, and the `step` it calls, capture
 // `nonisolated(unsafe)` copies of them. This is sound: the closure runs once, on the queue, after the promise that
-// scheduled it sealed, and nothing else touches the copies meanwhile. (`then` hops through `Follow`, Follow.swift.)
+// scheduled it sealed, and nothing else touches the copies meanwhile. (`then` hops through `Follow`, Follow.swift,
+// which says why `map` and `done` are not written that way too.) A handler seals with `rp.seal`, not PromiseKit's
+// `rp.box.seal`: the `box` getter returns a new reference, a retain and a release around every seal.
 
 /// An asynchronous value that can be chained: ``Promise`` and ``Guarantee`` conform, and so can your own types.
 ///
@@ -52,9 +54,9 @@ extension Thenable {
         pipe {
             @Sendable func step(_ value: T) {
                 do {
-                    rp.box.seal(.fulfilled(try transform(value)))
+                    rp.seal(.fulfilled(try transform(value)))
                 } catch {
-                    rp.box.seal(.rejected(error))
+                    rp.seal(.rejected(error))
                 }
             }
             switch $0 {
@@ -62,7 +64,7 @@ extension Thenable {
                 nonisolated(unsafe) let value = value
                 if let on { on.dispatch(flags: flags) { step(value) } } else { step(value) }
             case .rejected(let error):
-                rp.box.seal(.rejected(error))
+                rp.seal(.rejected(error))
             }
         }
         return rp
@@ -106,9 +108,9 @@ extension Thenable {
             @Sendable func step(_ value: T) {
                 do {
                     try body(value)
-                    rp.box.seal(.fulfilled(()))
+                    rp.seal(.fulfilled(()))
                 } catch {
-                    rp.box.seal(.rejected(error))
+                    rp.seal(.rejected(error))
                 }
             }
             switch $0 {
@@ -116,7 +118,7 @@ extension Thenable {
                 nonisolated(unsafe) let value = value
                 if let on { on.dispatch(flags: flags) { step(value) } } else { step(value) }
             case .rejected(let error):
-                rp.box.seal(.rejected(error))
+                rp.seal(.rejected(error))
             }
         }
         return rp

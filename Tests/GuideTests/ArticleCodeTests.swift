@@ -24,6 +24,9 @@ struct ArticleCodeTests {
             file: "Tests/ToyModels/QueueBox.swift", region: "queue-box",
             article: "Sources/PromiseKitStyle/PromiseKitStyle.docc/HowTheHandlerQueueWorks.md"),
         Shown(
+            file: "Sources/PromiseKitStyle/Follow.swift", region: "follow-call",
+            article: "Sources/PromiseKitStyle/PromiseKitStyle.docc/HowTheHandlerQueueWorks.md"),
+        Shown(
             file: "Tests/ToyModels/ToyPromise.swift", region: "toy-promise",
             article: "Sources/FBLStyle/FBLStyle.docc/HowObserversAndTheGlobalGroupWork.md"),
         Shown(

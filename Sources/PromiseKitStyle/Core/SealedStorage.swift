@@ -1,4 +1,5 @@
-// SealedStorage.swift: where a box keeps its sealed value, as raw words inside the box.
+// SealedStorage.swift: where a box keeps its sealed value, as raw words inside the box (and where a handler that hops
+// keeps that value on its way to the queue: `Handoff`, Handoff.swift).
 //
 // A box is freed by `PMKBox.deinit`, which is not specialized: one function serves every `R`. If the value were a
 // stored `R?`, that `deinit` would first look up the metadata of `Optional<R>` in the runtime's cache just to destroy
@@ -20,8 +21,9 @@ struct SealedStorage {
     /// Empty words.
     @inlinable init() {}
 
-    /// Whether an `R` lives in the words themselves rather than behind a pointer.
-    @inlinable static func holdsInline<R>(_: R.Type) -> Bool {
+    /// Whether an `R` lives in the words themselves rather than behind a pointer. Always inlined, as is `address`, so
+    /// that the unspecialized `PMKBox.deinit` does not call out for them.
+    @inlinable @inline(__always) static func holdsInline<R>(_: R.Type) -> Bool {
         MemoryLayout<R>.size <= MemoryLayout<SealedStorage>.size
             && MemoryLayout<R>.alignment <= MemoryLayout<SealedStorage>.alignment
     }
@@ -45,19 +47,31 @@ struct SealedStorage {
         withUnsafeMutablePointer(to: &self) { SealedStorage.address(of: R.self, in: $0).pointee }
     }
 
+    /// Moves the `R` that `store(_:)` put here out (and frees its allocation if it did not fit); the words are then
+    /// empty.
+    @inlinable mutating func take<R>(as _: R.Type) -> R {
+        withUnsafeMutablePointer(to: &self) { words in
+            let value = SealedStorage.address(of: R.self, in: words)
+            defer { if !SealedStorage.holdsInline(R.self) { value.deallocate() } }
+            return value.move()
+        }
+    }
+
     /// Destroys the `R` held here (and frees its allocation if it did not fit); the words are then empty.
     /// Always inlined: its caller, `PMKBox.deinit`, is not specialized, and this keeps the generic work there to one
-    /// closure, as if written in place.
+    /// closure, as if written in place. The value is moved out and dropped rather than deinitialized in place: in
+    /// unspecialized code `deinitialize(count: 1)` goes through the runtime's loop for arrays of any length, while a
+    /// moved-out value is destroyed with one call of `R`'s witness.
     @inlinable @inline(__always) mutating func destroy<R>(as _: R.Type) {
         withUnsafeMutablePointer(to: &self) { words in
             let value = SealedStorage.address(of: R.self, in: words)
-            value.deinitialize(count: 1)
+            _ = value.move()
             if !SealedStorage.holdsInline(R.self) { value.deallocate() }
         }
     }
 
     /// Where the `R` held in `words` is.
-    @inlinable static func address<R>(
+    @inlinable @inline(__always) static func address<R>(
         of _: R.Type,
         in words: UnsafeMutablePointer<SealedStorage>
     ) -> UnsafeMutablePointer<R> {
