@@ -8,11 +8,10 @@
 // and the block sent to the queue is the object's `stepWithInput` method applied to it. A closure that captures one
 // object uses that object as its context, so neither allocates one.
 //
-// Why `map` and `done` are not written this way too: the object is generic, and Swift stores a closure in a generic
-// class's field in its most general form, so a user's closure that captures anything is wrapped in a reabstraction
-// thunk on the way in, an allocation of its own. Such an object saves the hop's context and spends the thunk's; for a
-// handler that runs inline it only adds one (Benchmarks/NOTES.md, "A handler object, measured"). A closure literal's
-// context is specialized where it is written and needs no thunk.
+// `body` is stored in the shape of `then`'s parameter, `(Input) throws -> U`: a closure literal is emitted in the
+// shape of the parameter it is passed to, and storing it in a field of another shape would convert it through a
+// reabstraction thunk, an allocation when the closure captures anything. (`map` and `done` keep PromiseKit's closure
+// literals: Benchmarks/NOTES.md, "A handler object, measured", says what an object cost them.)
 
 import Dispatch
 
