@@ -3,8 +3,8 @@ import Dispatch
 // A handler that hops to a queue hands `DispatchQueue.dispatch` a `@Sendable` closure, the block Dispatch runs. The
 // user's closures and values are not `Sendable` (PromiseKit's API), so that closure captures `nonisolated(unsafe)`
 // copies of them. This is sound: the closure runs once, on the queue, after the promise that scheduled it sealed, and
-// nothing else touches the copies meanwhile. (`recover` with a thenable hops through `Follow`, Follow.swift, and
-// `catch` through its finalizer: objects that the block captures alone, so that the hop allocates no context.)
+// nothing else touches the copies meanwhile. (`recover` with a thenable hops through `Follow`, and `catch` through its
+// finalizer: objects that the block captures alone, so that the hop allocates no context, Hop.swift.)
 
 /// Adds `catch`, `recover`, `ensure`, `ensureThen` and `cauterize` to a ``Thenable`` that can reject
 /// (``Promise``; a ``Guarantee`` cannot reject, so it does not conform).
@@ -180,7 +180,7 @@ public final class PMKFinalizer: PMKBox<Void>, @unchecked Sendable {
     @usableFromInline final let flags: DispatchWorkItemFlags?
     @usableFromInline final let policy: CatchPolicy
     /// The error on its way to the queue: set by `end` just before it sends the block, taken by the block. The block
-    /// captures the finalizer alone, as `Follow`'s captures its object (Follow.swift), so it allocates no context.
+    /// captures the finalizer alone, as a `Hop`'s captures its handler (Hop.swift), so it allocates no context.
     @usableFromInline @exclusivity(unchecked) final var error: Error?
 
     @usableFromInline init(

@@ -1,11 +1,12 @@
 import Dispatch
 
-// A handler that hops to a queue hands `DispatchQueue.dispatch` a `@Sendable` closure, the block Dispatch runs. The
-// user's closures and values are not `Sendable` (PromiseKit's API), so that closure, and the `step` it calls, capture
-// `nonisolated(unsafe)` copies of them. This is sound: the closure runs once, on the queue, after the promise that
-// scheduled it sealed, and nothing else touches the copies meanwhile. (`then` hops through `Follow`, Follow.swift,
-// which says why `map` and `done` are not written that way too.) A handler seals with `rp.seal`, not PromiseKit's
-// `rp.box.seal`: the `box` getter returns a new reference, a retain and a release around every seal.
+// `then`, `map`, `done` and `get` hop through handler objects (`Follow`, `Transform`, `Consume`: Hop.swift), so that
+// hopping allocates no closure context. The other methods hand `DispatchQueue.dispatch` a `@Sendable` closure, the
+// block Dispatch runs. The user's closures and values are not `Sendable` (PromiseKit's API), so that closure, and the
+// `step` it calls, capture `nonisolated(unsafe)` copies of them. This is sound: the closure runs once, on the queue,
+// after the promise that scheduled it sealed, and nothing else touches the copies meanwhile. A handler seals with
+// `rp.seal`, not PromiseKit's `rp.box.seal`: the `box` getter returns a new reference, a retain and a release around
+// every seal.
 
 /// An asynchronous value that can be chained: ``Promise`` and ``Guarantee`` conform, and so can your own types.
 ///
@@ -32,16 +33,9 @@ extension Thenable {
     public func then<U: Thenable>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) throws -> U
     ) -> Promise<U.T> {
-        let follow = Follow(on: on, flags: flags, body)
-        pipe {
-            switch $0 {
-            case .fulfilled(let value):
-                follow.call(value)
-            case .rejected(let error):
-                follow.promise.box.seal(.rejected(error))
-            }
-        }
-        return follow.promise
+        let handler = Follow(on: on, flags: flags, body)
+        pipe { handler.receive($0) }
+        return handler.promise
     }
 
     /// Transforms the value when this fulfils; the returned promise rejects if `transform` throws.
@@ -49,25 +43,9 @@ extension Thenable {
     public func map<U>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ transform: @escaping (T) throws -> U
     ) -> Promise<U> {
-        let rp = Promise<U>(.pending)
-        nonisolated(unsafe) let transform = transform
-        pipe {
-            @Sendable func step(_ value: T) {
-                do {
-                    rp.seal(.fulfilled(try transform(value)))
-                } catch {
-                    rp.seal(.rejected(error))
-                }
-            }
-            switch $0 {
-            case .fulfilled(let value):
-                nonisolated(unsafe) let value = value
-                if let on { on.dispatch(flags: flags) { step(value) } } else { step(value) }
-            case .rejected(let error):
-                rp.seal(.rejected(error))
-            }
-        }
-        return rp
+        let handler = Transform(on: on, flags: flags, transform)
+        pipe { handler.receive($0) }
+        return handler.promise
     }
 
     /// Like `map`, but a `nil` result rejects with `PMKError.compactMap`.
@@ -102,26 +80,9 @@ extension Thenable {
     public func done(
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) throws -> Void
     ) -> Promise<Void> {
-        let rp = Promise<Void>(.pending)
-        nonisolated(unsafe) let body = body
-        pipe {
-            @Sendable func step(_ value: T) {
-                do {
-                    try body(value)
-                    rp.seal(.fulfilled(()))
-                } catch {
-                    rp.seal(.rejected(error))
-                }
-            }
-            switch $0 {
-            case .fulfilled(let value):
-                nonisolated(unsafe) let value = value
-                if let on { on.dispatch(flags: flags) { step(value) } } else { step(value) }
-            case .rejected(let error):
-                rp.seal(.rejected(error))
-            }
-        }
-        return rp
+        let handler = Consume(on: on, flags: flags, body)
+        pipe { handler.receive($0) }
+        return handler.promise
     }
 
     /// Looks at the value when this fulfils and passes it on unchanged (or rejects if `body` throws).

@@ -5,7 +5,7 @@
 // promise types are `@unchecked Sendable`: the barrier makes their state thread-safe (Box.swift). Closures cross
 // threads only inside this module: in this wrapper; when a handler hops to a DispatchQueue, as the
 // `nonisolated(unsafe)` captures of the block it hands the queue (Thenable.swift); or inside a handler object that
-// the block captures, `Follow` (Follow.swift) or the finalizer of `catch`.
+// the block captures, a `Hop` (Hop.swift) or the finalizer of `catch`.
 
 /// Moves a non-Sendable value across threads inside this module, where the barrier or a queue orders the accesses.
 @usableFromInline

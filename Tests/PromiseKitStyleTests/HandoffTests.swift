@@ -1,7 +1,6 @@
-// The handlers of `then` and `recover` with a thenable (`Follow`) carry the value to their queue in raw words
-// (Handoff.swift), and `catch`'s finalizer carries the error: values of every size and alignment must arrive intact,
-// and each must be released exactly once, after the block ran. `map`, `done` and `get`, whose blocks capture the
-// value, are checked beside them.
+// The handlers of `map`, `get`, `done`, `then` and `recover` with a thenable (`Transform`, `Consume`, `Follow`) carry
+// the value to their queue in raw words (Handoff.swift), and `catch`'s finalizer carries the error: values of every
+// size and alignment must arrive intact, and each must be released exactly once, after the block ran.
 
 import Dispatch
 import TestSupport
