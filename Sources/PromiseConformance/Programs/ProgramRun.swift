@@ -99,6 +99,10 @@ final class ProgramRun: @unchecked Sendable {
     private let lifetimes = Locked<[Int: WeakBox]>([:])
     /// How many calls into the implementation each thread is inside.
     private let calls = Locked<[ObjectIdentifier: Int]>([:])
+    /// How many of the program's handlers are running now. A run is quiet only when none is: a handler that has
+    /// recorded its call may still be descheduled before it looks up the promise it adopts, and letting go of the
+    /// promises then would make it fail on a busy machine.
+    private let handlersRunning = Locked(0)
 
     init(_ program: Program, on adapter: ErasedAdapter) {
         self.program = program
@@ -256,6 +260,8 @@ final class ProgramRun: @unchecked Sendable {
     private func handle(
         _ node: Int, fulfilled: Bool, input: State, _ reaction: Program.Reaction, _ queue: Int?
     ) -> HandlerResult<ErasedPromise> {
+        handlersRunning.withLock { $0 += 1 }
+        defer { handlersRunning.withLock { $0 -= 1 } }
         let inside = isInsideCall
         record { log in
             log.handlerCalls[node, default: []].append(
@@ -310,8 +316,9 @@ final class ProgramRun: @unchecked Sendable {
 
     // MARK: Waiting
 
-    /// Waits until `milestones` are met and two passes over the queues find nothing new; false if nothing happened
-    /// for `stallLimit` while a milestone was still missing, or at `deadline`.
+    /// Waits until `milestones` are met, no handler is running, and two passes over the queues find nothing new; false
+    /// if nothing happened for `stallLimit` while a milestone was still missing (or a handler still ran), or at
+    /// `deadline`.
     private func waitForQuiet(
         _ milestones: PromisesAPlus.Milestones, _ prediction: PromisesAPlus.Prediction, _ stallLimit: TimeInterval,
         _ deadline: DispatchTime
@@ -327,7 +334,7 @@ final class ProgramRun: @unchecked Sendable {
                 lastChange = .now()
                 continue
             }
-            if met(milestones, prediction) {
+            if met(milestones, prediction), handlersRunning.withLock({ $0 }) == 0 {
                 quietPasses += 1
                 if quietPasses == 2 { return true }
                 continue
