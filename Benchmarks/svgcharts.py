@@ -10,6 +10,7 @@ from html import escape
 # One colour per contender, the same in every chart.
 COLOURS = {
     "floor": "#7f7f7f",
+    "Mutex": "#bcbd22",
     "GCD": "#1f1f1f",
     "BoltsStyle": "#1f77b4",
     "PromiseKitStyle": "#d62728",

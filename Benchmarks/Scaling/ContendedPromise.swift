@@ -1,8 +1,9 @@
 // B8 "contended": one pending promise, `contendedHandlers` handlers registered on it from T threads at once. Only the
 // registration is timed: it is where the threads meet, at the promise's lock or barrier. Then the promise is settled
 // and every handler must have run once (not timed). Inline handlers where the style has them; FBLStyle's run on a
-// concurrent queue. The floor is T threads appending closures to one array under one `Mutex`; GCD is T threads
-// sending blocks to one serial queue that is held until they are done.
+// concurrent queue. The floor is T threads appending closures to one array under a spinning lock (LockedArray.swift);
+// "Mutex" is the same under Synchronization's `Mutex`, whose contended unlock hands the lock over in the kernel. GCD is
+// T threads sending blocks to one serial queue that is held until they are done.
 
 import BoltsStyle
 import Dispatch
@@ -14,18 +15,25 @@ import Synchronization
 /// The handlers of one run, over all threads.
 let contendedHandlers = 40_000
 
-/// Counts the handlers that ran, and traps unless it is `contendedHandlers`.
+/// Counts the handlers that ran; the last of `contendedHandlers` lets `waitForAll` return.
 final class RunCount: Sendable {
     private let count = Atomic(0)
-    func ran() { count.add(1, ordering: .relaxed) }
-    func expectAll(_ contender: String) {
+    private let allRan = DispatchSemaphore(value: 0)
+
+    func ran() {
+        if count.add(1, ordering: .acquiringAndReleasing).newValue == contendedHandlers { allRan.signal() }
+    }
+
+    /// Waits until `contendedHandlers` handlers ran; traps if they have not within a minute, or if more ran.
+    func waitForAll(_ contender: String) {
+        let inTime = allRan.wait(timeout: .now() + 60) == .success
         let ran = count.load(ordering: .acquiring)
-        precondition(ran == contendedHandlers, "\(contender): \(ran) of \(contendedHandlers) handlers ran")
+        precondition(inTime && ran == contendedHandlers, "\(contender): \(ran) of \(contendedHandlers) handlers ran")
     }
 }
 
 /// Times the registration of `contendedHandlers` handlers over `threads` threads (`register(index, count, ran)`),
-/// then calls `settle` and checks that every handler ran.
+/// then calls `settle` and waits until every handler ran.
 func timeRegistration(
     _ name: String, _ threads: Int,
     register: @escaping @Sendable (_ index: Int, _ count: Int, _ ran: RunCount) -> Void,
@@ -36,7 +44,7 @@ func timeRegistration(
         register(index, share(of: contendedHandlers, threads: threads, index: index), ran)
     }
     settle()
-    ran.expectAll(name)
+    ran.waitForAll(name)
     return time
 }
 
@@ -46,10 +54,24 @@ let contendedPromise = Shape(
     operations: contendedHandlers, operation: "handlers",
     contenders: [
         Contender(name: floor) { threads in
-            let handlers = Mutex<[() -> Void]>([])
+            let handlers = LockedArray<() -> Void>()
             return timeRegistration(
                 floor, threads,
-                register: { index, count, ran in
+                register: { _, count, ran in
+                    for step in 0..<count {
+                        handlers.append {
+                            sink(step)
+                            ran.ran()
+                        }
+                    }
+                },
+                settle: { for handler in handlers.all { handler() } })
+        },
+        Contender(name: "Mutex") { threads in
+            let handlers = Mutex<[() -> Void]>([])
+            return timeRegistration(
+                "Mutex", threads,
+                register: { _, count, ran in
                     for step in 0..<count {
                         handlers.withLock {
                             $0.append {
@@ -63,17 +85,13 @@ let contendedPromise = Shape(
         },
         Contender(name: gcd) { threads in
             let queue = DispatchQueue(label: "B8.contended")
-            let group = DispatchGroup()
             queue.suspend()
             return timeRegistration(
                 gcd, threads,
                 register: { _, count, ran in
-                    for _ in 0..<count { queue.async(group: group) { ran.ran() } }
+                    for _ in 0..<count { queue.async { ran.ran() } }
                 },
-                settle: {
-                    queue.resume()
-                    group.wait()
-                })
+                settle: { queue.resume() })
         },
         Contender(name: "BoltsStyle") { threads in
             let source = BFTaskCompletionSource<Int>()
@@ -96,21 +114,13 @@ let contendedPromise = Shape(
         },
         Contender(name: "FBLStyle") { threads in
             let promise = FBLStyle.Promise<Int>.pending()
-            let group = DispatchGroup()
             return timeRegistration(
                 "FBLStyle", threads,
                 register: { _, count, ran in
                     for _ in 0..<count {
-                        group.enter()
-                        promise.then(on: sharedConcurrentQueue) { (_: Int) in
-                            ran.ran()
-                            group.leave()
-                        }
+                        promise.then(on: sharedConcurrentQueue) { (_: Int) in ran.ran() }
                     }
                 },
-                settle: {
-                    promise.fulfill(1)
-                    group.wait()
-                })
+                settle: { promise.fulfill(1) })
         },
     ])

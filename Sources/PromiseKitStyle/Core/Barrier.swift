@@ -10,8 +10,10 @@
 //
 // Linux (glibc or musl): a reader-writer lock made of one atomic word stored inline in the box: `n > 0` means n
 // readers are inside, `-1` a writer; a reader enters by incrementing a non-negative word, a writer by swapping 0 for
-// -1. Critical sections are a few loads and stores, so a waiter spins `spinLimit` times and then yields the processor
-// on every further try. It donates no priority; Linux's default scheduler shares the processor by weight rather than
+// -1. A waiter tries its exchange only after a plain load has seen the word let it in, so that waiting threads share
+// the word's cache line instead of taking it from each other on every try (the contended shape of B8, where every
+// registration is a write, is where that shows). Critical sections are a few loads and stores, so a waiter spins
+// `spinLimit` times and then yields the processor on every further try. It donates no priority; Linux's default scheduler shares the processor by weight rather than
 // strictly by priority, so a spinning waiter that yields cannot keep the owner from running.
 //
 // Why not Synchronization.Mutex: docs/guide.md, "Why the locks are not Mutex".
@@ -105,12 +107,23 @@
 
         /// Runs `write` alone: waits until no reader or writer is inside.
         @inlinable func sync<V>(flags: Flags, _ write: () -> V) -> V {
-            var spins = 0
-            while !word.compareExchange(expected: 0, desired: -1, ordering: .acquiring).exchanged {
-                Barrier.backOff(&spins)
-            }
+            if !word.compareExchange(expected: 0, desired: -1, ordering: .acquiring).exchanged { writeContended() }
             defer { word.store(0, ordering: .releasing) }
             return write()
+        }
+
+        /// Waits for the barrier to be free and then enters it as the writer, trying the exchange only after a
+        /// plain load has seen the word free (see the header).
+        @usableFromInline func writeContended() {
+            var spins = 0
+            while true {
+                if word.load(ordering: .relaxed) == 0,
+                    word.compareExchange(expected: 0, desired: -1, ordering: .acquiring).exchanged
+                {
+                    return
+                }
+                Barrier.backOff(&spins)
+            }
         }
 
         /// How many times a waiter tries again before it yields the processor on every further try.
