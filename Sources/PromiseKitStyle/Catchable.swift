@@ -38,11 +38,11 @@ extension CatchMixin {
         pipe {
             switch $0 {
             case .fulfilled(let value):
-                follow.promise.box.seal(.fulfilled(value))
+                follow.promise.seal(.fulfilled(value))
             case .rejected(let error) where follow.policy.handles(error):
                 follow.call(error)
             case .rejected(let error):
-                follow.promise.box.seal(.rejected(error))
+                follow.promise.seal(.rejected(error))
             }
         }
         return follow.promise
@@ -59,9 +59,9 @@ extension CatchMixin {
         pipe {
             switch $0 {
             case .fulfilled(let value):
-                rg.box.seal(value)
+                rg.seal(value)
             case .rejected(let error):
-                on.dispatch(flags: flags) { body(error).pipe { (value: T) in rg.box.seal(value) } }
+                on.dispatch(flags: flags) { body(error).pipe { (value: T) in rg.seal(value) } }
             }
         }
         return rg
@@ -80,7 +80,7 @@ extension CatchMixin {
             nonisolated(unsafe) let result = $0
             on.dispatch(flags: flags) {
                 body()
-                rp.box.seal(result)
+                rp.seal(result)
             }
         }
         return rp
@@ -100,7 +100,7 @@ extension CatchMixin {
         pipe {
             nonisolated(unsafe) let result = $0
             on.dispatch(flags: flags) {
-                body().done(on: conf.Q.return) { rp.box.seal(result) }
+                body().done(on: conf.Q.return) { rp.seal(result) }
             }
         }
         return rp
@@ -125,11 +125,11 @@ extension CatchMixin where T == Void {
         pipe {
             switch $0 {
             case .fulfilled:
-                rg.box.seal(())
+                rg.seal(())
             case .rejected(let error):
                 on.dispatch(flags: flags) {
                     body(error)
-                    rg.box.seal(())
+                    rg.seal(())
                 }
             }
         }
@@ -147,18 +147,18 @@ extension CatchMixin where T == Void {
         pipe {
             switch $0 {
             case .fulfilled:
-                rp.box.seal(.fulfilled(()))
+                rp.seal(.fulfilled(()))
             case .rejected(let error) where policy.handles(error):
                 on.dispatch(flags: flags) {
                     do {
                         try body(error)
-                        rp.box.seal(.fulfilled(()))
+                        rp.seal(.fulfilled(()))
                     } catch {
-                        rp.box.seal(.rejected(error))
+                        rp.seal(.rejected(error))
                     }
                 }
             case .rejected(let error):
-                rp.box.seal(.rejected(error))
+                rp.seal(.rejected(error))
             }
         }
         return rp

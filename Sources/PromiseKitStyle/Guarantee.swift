@@ -123,7 +123,7 @@ extension Guarantee {
         nonisolated(unsafe) let body = body
         pipe { (value: T) in
             nonisolated(unsafe) let value = value
-            @Sendable func step() { body(value).pipe { (next: U) in rg.box.seal(next) } }
+            @Sendable func step() { body(value).pipe { (next: U) in rg.seal(next) } }
             if let on { on.dispatch(flags: flags) { step() } } else { step() }
         }
         return rg

@@ -59,9 +59,9 @@ extension Thenable {
             @Sendable func step(_ value: T) {
                 do {
                     guard let mapped = try transform(value) else { throw PMKError.compactMap(value, U.self) }
-                    rp.box.seal(.fulfilled(mapped))
+                    rp.seal(.fulfilled(mapped))
                 } catch {
-                    rp.box.seal(.rejected(error))
+                    rp.seal(.rejected(error))
                 }
             }
             switch $0 {
@@ -69,7 +69,7 @@ extension Thenable {
                 nonisolated(unsafe) let value = value
                 if let on { on.dispatch(flags: flags) { step(value) } } else { step(value) }
             case .rejected(let error):
-                rp.box.seal(.rejected(error))
+                rp.seal(.rejected(error))
             }
         }
         return rp
@@ -108,7 +108,7 @@ extension Thenable {
             nonisolated(unsafe) let result = $0
             on.dispatch(flags: flags) {
                 body(result)
-                rp.box.seal(result)
+                rp.seal(result)
             }
         }
         return rp

@@ -14,7 +14,7 @@
 public func firstly<U: Thenable>(execute body: () throws -> U) -> Promise<U.T> {
     do {
         let rp = Promise<U.T>(.pending)
-        try body().pipe { rp.box.seal($0) }
+        try body().pipe { rp.seal($0) }
         return rp
     } catch {
         return Promise(error: error)

@@ -10,7 +10,7 @@ public func race<U: Thenable>(_ thenables: [U]) -> Promise<U.T> {
     guard !thenables.isEmpty else { return Promise(error: PMKError.badInput) }
     let rp = Promise<U.T>(.pending)
     for thenable in thenables {
-        thenable.pipe { rp.box.seal($0) }  // the losers' seals change nothing
+        thenable.pipe { rp.seal($0) }  // the losers' seals change nothing
     }
     return rp
 }
@@ -19,7 +19,7 @@ public func race<U: Thenable>(_ thenables: [U]) -> Promise<U.T> {
 public func race<T>(_ guarantees: Guarantee<T>...) -> Guarantee<T> {
     let rg = Guarantee<T>(.pending)
     for guarantee in guarantees {
-        guarantee.pipe { (value: T) in rg.box.seal(value) }
+        guarantee.pipe { (value: T) in rg.seal(value) }
     }
     return rg
 }
@@ -37,13 +37,13 @@ public func race<U: Thenable>(fulfilled thenables: [U]) -> Promise<U.T> {
         thenable.pipe {
             switch $0 {
             case .fulfilled(let value):
-                rp.box.seal(.fulfilled(value))
+                rp.seal(.fulfilled(value))
             case .rejected:
                 let count = rejections.write { count -> Int in
                     count += 1
                     return count
                 }
-                if count == total { rp.box.seal(.rejected(PMKError.noWinner)) }
+                if count == total { rp.seal(.rejected(PMKError.noWinner)) }
             }
         }
     }

@@ -17,14 +17,14 @@ private func fulfilledCountdown<U: Thenable>(
         thenable.pipe {
             switch $0 {
             case .rejected(let error):
-                rp.box.seal(.rejected(error))
+                rp.seal(.rejected(error))
             case .fulfilled(let value):
                 values?.write { $0[index] = value }
                 let left = remaining.write { count -> Int in
                     count -= 1
                     return count
                 }
-                if left == 0 { rp.box.seal(.fulfilled(())) }
+                if left == 0 { rp.seal(.fulfilled(())) }
             }
         }
     }
@@ -45,7 +45,7 @@ private func resolvedCountdown<U: Thenable>(
                 count -= 1
                 return count
             }
-            if left == 0 { rg.box.seal(()) }
+            if left == 0 { rg.seal(()) }
         }
     }
     return rg
@@ -165,8 +165,8 @@ where It.Element: Thenable {
     let root = Promise<[It.Element.T]>(.pending)
     let pump = ConcurrencyPump(promiseIterator, limit: concurrently, stopOnRejection: true) { outcome in
         switch outcome {
-        case .rejected(let error): root.box.seal(.rejected(error))
-        case .fulfilled(let thenables): root.box.seal(.fulfilled(thenables.map { $0.value! }))
+        case .rejected(let error): root.seal(.rejected(error))
+        case .fulfilled(let thenables): root.seal(.fulfilled(thenables.map { $0.value! }))
         }
     }
     pump.pump()
@@ -182,7 +182,7 @@ public func when<It: IteratorProtocol>(resolved promiseIterator: It, concurrentl
     guard concurrently > 0 else { return .value([.rejected(PMKError.badInput)]) }
     let root = Guarantee<[Result<It.Element.T>]>(.pending)
     let pump = ConcurrencyPump(promiseIterator, limit: concurrently, stopOnRejection: false) { outcome in
-        if case .fulfilled(let thenables) = outcome { root.box.seal(thenables.map { $0.result! }) }
+        if case .fulfilled(let thenables) = outcome { root.seal(thenables.map { $0.result! }) }
     }
     pump.pump()
     return root
