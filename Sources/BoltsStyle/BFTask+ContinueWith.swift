@@ -50,40 +50,21 @@ final class BFContinuation<TResult, S>: @unchecked Sendable {
     }
 
     /// Runs once `task` has completed with `state`: decides whether `body` runs, and where.
+    ///
+    /// An outcome this continuation does not handle, and a cancelled token, settle `derived` without running `body`
+    /// and without the executor. They settle it through ``BFTask/trySetStateNotNesting(_:)``, one inline run deeper
+    /// on the thread's trampoline, as a handled outcome is: a line of tasks each passing its outcome to the next
+    /// (a faulted root under a million `continueOnSuccessWith` links) then counts toward `.immediate`'s depth limit
+    /// and runs as a loop, instead of one nested drain per link.
     @inlinable
     func run(after task: BFTask<TResult>, _ state: BFTaskState<TResult>) {
         if let token, token.isCancellationRequested {
-            derived.trySetState(.cancelled)
+            derived.trySetStateNotNesting(.cancelled)
             return
         }
-        // Outcomes this continuation does not handle pass straight through, without the executor.
-        switch state {
-        case .success(let value):
-            switch body {
-            case .error(_, let resultIsS), .errorTask(_, let resultIsS):
-                derived.trySetState(.success(resultIsS(value)))
-                return
-            default:
-                break
-            }
-        case .error(let error):
-            switch body {
-            case .success, .successTask:
-                derived.trySetState(.error(error))
-                return
-            default:
-                break
-            }
-        case .cancelled:
-            switch body {
-            case .always, .alwaysTask:
-                break
-            default:
-                derived.trySetState(.cancelled)
-                return
-            }
-        case .pending:
-            preconditionFailure("BoltsStyle: continuation run for a pending task")
+        if let passedThrough = passThrough(state) {
+            derived.trySetStateNotNesting(passedThrough)
+            return
         }
         if let trampoline = executor.inlineTrampoline() {
             trampoline.run { invoke(task, state) }
@@ -93,12 +74,33 @@ final class BFContinuation<TResult, S>: @unchecked Sendable {
         executor.hop { self.invokeAfterHop() }  // one block, capturing only this object
     }
 
-    /// Runs on the executor after a hop: takes the completed task back and invokes the closure.
+    /// The state `derived` takes when `body` does not handle `state`, or nil when it does: a success passes through
+    /// the error continuations, an error through the success continuations, a cancellation through every kind but
+    /// `continueWith` and `continueWithTask`.
+    @inlinable
+    func passThrough(_ state: BFTaskState<TResult>) -> BFTaskState<S>? {
+        switch (state, body) {
+        case (.success(let value), .error(_, let resultIsS)), (.success(let value), .errorTask(_, let resultIsS)):
+            return .success(resultIsS(value))
+        case (.error(let error), .success), (.error(let error), .successTask):
+            return .error(error)
+        case (.cancelled, .always), (.cancelled, .alwaysTask), (.success, _), (.error, _):
+            return nil
+        case (.cancelled, _):
+            return .cancelled
+        case (.pending, _):
+            preconditionFailure("BoltsStyle: continuation run for a pending task")
+        }
+    }
+
+    /// Runs on the executor after a hop: takes the completed task back and invokes the closure, as one inline run on
+    /// the thread's trampoline. An executor that calls the block before `hop` returns (`.closure`, or an
+    /// `.escapingClosure` that calls it at once) would otherwise nest one hop per link uncounted.
     @usableFromInline
     func invokeAfterHop() {
         let task = completedTask!
         completedTask = nil
-        invoke(task, task.currentState)
+        BFTrampoline.current.run { invoke(task, task.currentState) }
     }
 
     /// Runs the user's closure on the executor and completes `derived` with what it produced.
@@ -166,8 +168,10 @@ final class BFContinuation<TResult, S>: @unchecked Sendable {
 }
 
 extension BFTask {
-    /// Completes this task through the `.immediate` executor, so that a long line of tasks each
-    /// completing the next (followed tasks, `whenAll`) runs as a loop, not nested calls.
+    /// Completes this task through the `.immediate` executor, so that a long line of tasks each completing the next
+    /// without a handler of their own (outcomes passed through, cancelled tokens, followed tasks, `whenAll`) runs as
+    /// a loop, not nested calls: below `.immediate`'s depth limit it settles one inline run deeper, past it the
+    /// settling waits on the thread's trampoline for the outermost inline run.
     @inlinable
     func trySetStateNotNesting(_ newState: BFTaskState<TResult>) {
         if let trampoline = BFExecutor.immediate.inlineTrampoline() {
