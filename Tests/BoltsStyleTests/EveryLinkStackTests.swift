@@ -31,20 +31,9 @@ struct EveryLinkStackTests {
         case tokenCancelled
     }
 
-    /// When the root completes.
-    enum Timing: String, CaseIterable, Sendable {
-        case beforeTheChainIsBuilt, afterTheChainIsBuilt
-        /// Never: the pending chain is dropped.
-        case never
-    }
-
     /// The executors, each as a continuation meets it.
     enum Executor: String, CaseIterable, Sendable {
         case `default`, immediate, queue, operationQueue, closure, escapingClosureCalledAtOnce, mainThread
-
-        /// `.mainThread` from another thread hops to the main queue, which nothing serves in a test process: only
-        /// links that run no closure (outcomes passed through, cancelled tokens) and dropped chains are run on it.
-        var runsClosuresHere: Bool { self != .mainThread }
 
         func make() -> BFExecutor {
             switch self {
@@ -65,115 +54,50 @@ struct EveryLinkStackTests {
         }
     }
 
-    /// One chain: a link kind, a root, a timing and an executor.
-    struct Combination: Sendable, CustomTestStringConvertible {
-        let link: Link
-        let root: Root
-        let timing: Timing
-        let executor: Executor
+    typealias Combination = ChainCombination<Link, Root, Executor>
 
-        var testDescription: String {
-            "\(link.rawValue), \(root.rawValue) root, \(timing.rawValue), .\(executor.rawValue)"
-        }
-
-        /// Whether every link runs its closure for this root (otherwise every link passes the outcome through).
-        var linksRunClosures: Bool {
-            switch (root, link) {
-            case (.tokenCancelled, _): false
-            case (.success, .continueOnErrorWith), (.success, .continueOnErrorWithTask),
-                (.success, .continueOnErrorWithOtherType):
-                false
-            case (.error, .continueOnSuccessWith), (.error, .continueOnSuccessWithTask):
-                false
-            case (.cancelled, .continueWith), (.cancelled, .continueWithTask): true
-            case (.cancelled, _): false
-            default: true
-            }
+    /// Whether every link of the chain runs its closure (otherwise each passes the outcome on).
+    static func linksRunClosures(_ combination: Combination) -> Bool {
+        switch (combination.root, combination.link) {
+        case (.tokenCancelled, _): false
+        case (.success, .continueOnErrorWith), (.success, .continueOnErrorWithTask),
+            (.success, .continueOnErrorWithOtherType):
+            false
+        case (.error, .continueOnSuccessWith), (.error, .continueOnSuccessWithTask): false
+        case (.cancelled, .continueWith), (.cancelled, .continueWithTask): true
+        case (.cancelled, _): false
+        default: true
         }
     }
 
-    static let combinations: [Combination] = Link.allCases.flatMap { link in
-        Executor.allCases.flatMap { executor in
-            // A chain never completed is the same whatever its root would have been.
-            [Combination(link: link, root: .success, timing: .never, executor: executor)]
-                + Root.allCases.flatMap { root in
-                    [Timing.beforeTheChainIsBuilt, .afterTheChainIsBuilt].map {
-                        Combination(link: link, root: root, timing: $0, executor: executor)
-                    }
-                }
-        }
-    }.filter { $0.executor.runsClosuresHere || $0.timing == .never || !$0.linksRunClosures }
-
-    /// What the last task of a completed chain must show.
-    enum Final: Equatable, Sendable, CustomStringConvertible {
-        case success(Int)
-        case error(Int)
-        case cancelled, pending, freed, stillAlive
-
-        var description: String {
-            switch self {
-            case .success(let value): "success(\(value))"
-            case .error(let code): "error(\(code))"
-            case .cancelled: "cancelled"
-            case .pending: "pending"
-            case .freed: "freed"
-            case .stillAlive: "still alive"
-            }
-        }
-
-        init(_ task: BFTask<Int>) {
-            if let value = task.result {
-                self = .success(value)
-            } else if let error = task.error as? TestError {
-                self = .error(error.code)
-            } else if task.cancelled {
-                self = .cancelled
-            } else {
-                self = .pending
-            }
-        }
-    }
+    /// `.mainThread` from another thread hops to the main queue, which nothing serves in a test process: with it,
+    /// only chains whose links run no closure, and dropped chains, are built.
+    static let combinations = Combination.all(
+        links: Link.allCases, places: Executor.allCases, roots: { _ in Root.allCases },
+        keep: { $0.place != .mainThread || $0.timing == .never || !linksRunClosures($0) })
 
     @Test(arguments: combinations)
     func chainCompletesOnASmallStack(_ combination: Combination) {
-        let expected: Final
+        let expected: String
         switch (combination.timing, combination.root) {
-        case (.never, _): expected = .freed
-        case (_, .success): expected = .success(7)
-        case (_, .error): expected = .error(7)
-        case (_, .cancelled), (_, .tokenCancelled): expected = .cancelled
+        case (.never, _): expected = SmallStackChain.freed
+        case (_, .success): expected = "success 7"
+        case (_, .error): expected = "error 7"
+        case (_, .cancelled), (_, .tokenCancelled): expected = "cancelled"
         }
-        let final = SmallStackThread.run { Self.runChain(combination) }
-        #expect(final == expected)
-    }
-
-    /// Builds, settles (or not) and checks one chain, on the calling (small-stack) thread.
-    static func runChain(_ combination: Combination) -> Final {
-        let executor = combination.executor.make()
-        let tokenSource = BFCancellationTokenSource()
-        let token = combination.root == .tokenCancelled ? tokenSource.token : nil
-        weak var weakLast: BFTask<Int>?
-        let final: Final = {
-            let source = BFTaskCompletionSource<Int>()
-            if combination.timing == .beforeTheChainIsBuilt { complete(source, combination.root, tokenSource) }
-            var task = source.task
-            for _ in 0..<length {
-                task = link(task, combination.link, executor, token)
-            }
-            weakLast = task
-            switch combination.timing {
-            case .never:
-                return .pending  // dropped on return: checked below
-            case .afterTheChainIsBuilt:
-                complete(source, combination.root, tokenSource)
-            case .beforeTheChainIsBuilt:
-                break
-            }
-            guard task.waitUntilCompleted(timeout: TestEnvironment.hangGuard) else { return .pending }
-            return Final(task)
-        }()
-        if combination.timing == .never { return weakLast == nil ? .freed : .stillAlive }
-        return final
+        let end = SmallStackThread.run {
+            let executor = combination.place.make()
+            let tokens = BFCancellationTokenSource()
+            let token = combination.root == .tokenCancelled ? tokens.token : nil
+            return SmallStackChain.run(
+                combination.timing, length: Self.length,
+                root: {
+                    let source = BFTaskCompletionSource<Int>()
+                    return (source.task, { Self.complete(source, combination.root, tokens) })
+                },
+                link: { Self.link($0, combination.link, executor, token) }, read: Self.read)
+        }
+        #expect(end == expected)
     }
 
     static func complete(_ source: BFTaskCompletionSource<Int>, _ root: Root, _ tokens: BFCancellationTokenSource) {
@@ -188,6 +112,14 @@ struct EveryLinkStackTests {
             tokens.cancel()
             source.set(result: 7)
         }
+    }
+
+    /// Waits for the last task and says how it completed.
+    static func read(_ task: BFTask<Int>) -> String {
+        guard task.waitUntilCompleted(timeout: TestEnvironment.hangGuard) else { return "pending" }
+        if let value = task.result { return "success \(value)" }
+        if let error = task.error as? TestError { return "error \(error.code)" }
+        return task.cancelled ? "cancelled" : "faulted with \(String(describing: task.error))"
     }
 
     /// One link of the kind asked for, keeping the outcome it receives.
