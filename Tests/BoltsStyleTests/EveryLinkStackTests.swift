@@ -7,14 +7,13 @@ import Testing
 /// chain is built or never: each completes (or is freed) on a 512 KiB thread.
 ///
 /// A link that does not run its closure (an outcome passed through, a cancelled token) settles the next task as
-/// surely as one that does, and a chain of them must run as a loop too. On a 512 KiB stack a recursion per link
-/// overflows within about 2,000 links in a debug build and 3,500 in a release build, so each chain here is far past
-/// that: ``length`` links, a million with `PROMISES_STRESS=1`. ``StackDepthTests`` keeps its million-link chains of
-/// the common forms in every run.
+/// surely as one that does, and a chain of them must run as a loop too. A recursion per link takes about 1.5 KiB of
+/// stack a link in a debug build, so a 512 KiB stack overflows within a few hundred links; each chain here is far past
+/// that (``length``, a million with `PROMISES_STRESS=1`). ``StackDepthTests`` keeps its million-link chains of the common forms in every run.
 @Suite("Every link kind on a small stack", .offThePool, .serialized)
 struct EveryLinkStackTests {
-    /// 20,000 links, or ``TestEnvironment/longChainLength`` with `PROMISES_STRESS=1`.
-    static let length = TestEnvironment.isStress ? TestEnvironment.longChainLength : 20_000
+    /// ``TestEnvironment/smallStackChainLength`` links.
+    static let length = TestEnvironment.smallStackChainLength
 
     /// One way of writing a link, each keeping the outcome it receives.
     enum Link: String, CaseIterable, Sendable {

@@ -12,8 +12,8 @@ import Testing
 /// million with `PROMISES_STRESS=1`.
 @Suite("Every operator on a small stack", .offThePool, .serialized)
 struct EveryLinkStackTests {
-    /// 20,000 links, or ``TestEnvironment/longChainLength`` with `PROMISES_STRESS=1`.
-    static let length = TestEnvironment.isStress ? TestEnvironment.longChainLength : 20_000
+    /// ``TestEnvironment/smallStackChainLength`` links.
+    static let length = TestEnvironment.smallStackChainLength
 
     /// One operator, each keeping the outcome it receives.
     enum Link: String, CaseIterable, Sendable {

@@ -12,8 +12,8 @@ import Testing
 /// nesting. These lines pin that the two bounds hold together, for every outcome.
 @Suite("Conversion chains on a small stack", .offThePool, .serialized)
 struct ConversionChainTests {
-    /// 20,000 conversions, or ``TestEnvironment/longChainLength`` with `PROMISES_STRESS=1`.
-    static let length = TestEnvironment.isStress ? TestEnvironment.longChainLength : 20_000
+    /// ``TestEnvironment/smallStackChainLength`` conversions.
+    static let length = TestEnvironment.smallStackChainLength
 
     /// One line: the styles it cycles through, the outcome, and when the first promise settles.
     struct Line: Sendable, CustomTestStringConvertible {

@@ -9,12 +9,12 @@ import Testing
 ///
 /// A handler that passes an outcome on (a rejection reaching `map`, a value reaching `recover`) seals the next promise
 /// from inside the drain that runs it, which the thread's trampoline counts like any other handler: these chains pin
-/// that, method by method. On a 512 KiB stack a recursion per link overflows within a few thousand links; each chain
+/// that, method by method. On a 512 KiB stack a recursion per link overflows within a few hundred links; each chain
 /// here has ``length``, a million with `PROMISES_STRESS=1`.
 @Suite("Every chain method on a small stack", .offThePool, .serialized)
 struct EveryLinkStackTests {
-    /// 20,000 links, or ``TestEnvironment/longChainLength`` with `PROMISES_STRESS=1`.
-    static let length = TestEnvironment.isStress ? TestEnvironment.longChainLength : 20_000
+    /// ``TestEnvironment/smallStackChainLength`` links.
+    static let length = TestEnvironment.smallStackChainLength
 
     /// One chain method, each keeping the outcome it receives.
     enum Link: String, CaseIterable, Sendable {
