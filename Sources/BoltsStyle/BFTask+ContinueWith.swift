@@ -96,7 +96,10 @@ final class BFContinuation<TResult, S>: @unchecked Sendable {
     /// Runs on the executor after a hop: takes the completed task back and invokes the closure, as one inline run on
     /// the thread's trampoline. An executor that calls the block before `hop` returns (`.closure`, or an
     /// `.escapingClosure` that calls it at once) would otherwise nest one hop per link uncounted.
-    @usableFromInline
+    ///
+    /// `@inlinable`, so that a client specializes it with `invoke`: kept opaque, the body's closure left every hop
+    /// running the continuation unspecialized, looking up generic metadata at each step.
+    @inlinable
     func invokeAfterHop() {
         let task = completedTask!
         completedTask = nil

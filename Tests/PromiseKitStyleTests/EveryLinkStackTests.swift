@@ -72,7 +72,7 @@ struct EveryLinkStackTests {
         keep: { $0.place != .conventionalDefault || $0.timing == .never || !handlersHop($0) })
 
     @Test(arguments: combinations)
-    func chainCompletesOnASmallStack(_ combination: Combination) {
+    func chainCompletesOnASmallStack(_ combination: Combination) async {
         let expected: String
         switch (combination.timing, combination.root) {
         case (.never, _): expected = SmallStackChain.freed
@@ -80,7 +80,22 @@ struct EveryLinkStackTests {
         case (_, .rejected): expected = "rejected 7"
         case (_, .cancelled): expected = "cancelled"
         }
-        let end = SmallStackThread.run {
+        guard combination.timing == .never else {
+            #expect(Self.runOnASmallStack(combination) == expected)
+            return
+        }
+        // A dropped chain's root reports that it was freed pending (the links' promises are the library's own and do
+        // not): the log records it instead of printing it among the results.
+        let end = Locked("")
+        let events = await PromiseKitLog.record { end.withLock { $0 = Self.runOnASmallStack(combination) } }
+        #expect(end.withLock { $0 } == expected)
+        let report = combination.link.isGuarantee ? "pendingGuaranteeDeallocated" : "pendingPromiseDeallocated"
+        #expect(events == [report])
+    }
+
+    /// Builds and runs the chain on a ``SmallStackThread``.
+    static func runOnASmallStack(_ combination: Combination) -> String {
+        SmallStackThread.run {
             let queue = combination.place.queue
             if combination.link.isGuarantee {
                 return SmallStackChain.run(
@@ -99,7 +114,6 @@ struct EveryLinkStackTests {
                 },
                 link: { Self.link($0, combination.link, queue) }, read: Self.read)
         }
-        #expect(end == expected)
     }
 
     static func settle(_ resolver: Resolver<Int>, _ root: Root) {
