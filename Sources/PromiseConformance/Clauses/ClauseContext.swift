@@ -131,8 +131,8 @@ final class ClauseContext: @unchecked Sendable {
     /// or a busy one gets more time while the work moves, and a hang still fails after ``caseTimeout`` without a step.
     /// `longest` bounds the whole wait, as a number of ``caseTimeout``s. All of it is one of the suite's own waits
     /// (``waiting(_:)``).
-    func waitWhileProgressing(
-        _ recorder: Recorder<Outcome>, _ what: String, of total: Int, longest: Int = 10, reached: () -> Int
+    func waitWhileProgressing<Event>(
+        _ recorder: Recorder<Event>, _ what: String, of total: Int, longest: Int = 10, reached: () -> Int
     ) throws {
         try waiting {
             let start = DispatchTime.now()

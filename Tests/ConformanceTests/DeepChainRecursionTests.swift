@@ -1,0 +1,68 @@
+// The deep-chain clauses measure how deep a chain's settlement takes the stack, on a thread with a stack large enough
+// that no recursion crashes it: a promise that recurses once per link fails with the growth measured, whichever path
+// recurses (a pass-through, one entry point), and every run says the same.
+import BoltsStyle
+import FlawedPromises
+import PromiseConformance
+import PromiseStyleAdapters
+import TestSupport
+import Testing
+
+@Suite(.offThePool) struct DeepChainRecursion {
+    static let settled = Clause.named("swift.deepChain.settled")!
+
+    /// The failure message of `swift.deepChain.settled` over `adapter`, run in process; nil when it passed.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    static func failure(_ adapter: some PromiseAdapter) async -> String? {
+        let result = await Conformance.run(
+            adapter, clause: settled, timeout: .seconds(10 * TestEnvironment.limitScale), stress: false)
+        guard case .failed(let message) = result.status else { return nil }
+        return message
+    }
+
+    /// A promise that passes an outcome it has no handler for on inside the parent's callback fails the cases "no
+    /// handler for the outcome", from each root, with the recursion measured, and no other case.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func aPassThroughThatRecursesFailsWithTheGrowthMeasured() async throws {
+        let message = try #require(await Self.failure(PassThroughRecursionAdapter()))
+        for root in ["fulfilled", "rejected"] {
+            #expect(
+                message.contains(
+                    "no handler for the outcome, \(root) root: root settled last, default queue: "
+                        + "recursion per link: the stack grew"), "\(message)")
+        }
+        #expect(message.contains("a 512 KiB thread overflows at about"), "\(message)")
+        #expect(!message.contains("timed out"), "\(message)")
+        #expect(!message.contains("handlers return a value"), "\(message)")
+    }
+
+    /// A promise whose `then` is right and whose second form, `thenInline`, runs handlers inside the parent's
+    /// callback fails through that entry point only.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func anEntryPointThatRecursesFailsNamingIt() async throws {
+        let message = try #require(await Self.failure(EntryPointRecursionAdapter()))
+        #expect(
+            message.hasPrefix("via thenInline: handlers return a value, fulfilled root: recursion per link"),
+            "\(message)")
+        #expect(!message.contains("root settled"), "the adapter's own then passes: \(message)")
+    }
+
+    /// BoltsStyle passes a fault on through `continueOnSuccessWith` inside the parent's callback: its pass-through
+    /// recurses once per link, which only its entry points show (its adapter's `then` is `continueWithTask`).
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func boltsStylesPassThroughRecursesThroughItsEntryPoints() async throws {
+        let message = try #require(await Self.failure(BoltsStyleAdapter()))
+        #expect(
+            message.contains(
+                "via continueOnSuccessWith(.immediate): no handler for the outcome, rejected root: "
+                    + "recursion per link"), "\(message)")
+    }
+
+    /// The same failure in every run: the measure is of the stack, not of time.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func theVerdictIsTheSameInEveryRun() async throws {
+        let first = try #require(await Self.failure(EntryPointRecursionAdapter()))
+        let second = try #require(await Self.failure(EntryPointRecursionAdapter()))
+        #expect(first.components(separatedBy: "; ").count == second.components(separatedBy: "; ").count)
+    }
+}

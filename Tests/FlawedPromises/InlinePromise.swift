@@ -1,0 +1,64 @@
+import Dispatch
+import PromiseConformance
+import TestSupport
+
+/// A small promise whose callbacks run on the settling thread, inside `settle`, for the flawed adapters that recurse
+/// on one path only (``PassThroughRecursionAdapter``, ``EntryPointRecursionAdapter``).
+///
+/// Its correct `then` hops each handler call to a queue, so that a chain of handlers never nests; what the flawed
+/// paths do instead, settling the derived promise inside the parent's callback, nests one `settle` per link, as
+/// BoltsStyle's pass-through did before its fix (`BFContinuation.run(after:_:)` settled the derived task there).
+public final class InlinePromise: Sendable {
+    private let state = Locked<
+        (outcome: Result<Sentinel, any Error>?, callbacks: [@Sendable (Result<Sentinel, any Error>) -> Void])
+    >((nil, []))
+
+    /// A pending promise and the two functions that settle it, as an adapter's `pending()` returns them.
+    public typealias Pending = (
+        promise: InlinePromise, fulfill: @Sendable (Sentinel) -> Void, reject: @Sendable (any Error) -> Void
+    )
+
+    /// A pending promise.
+    public init() {}
+
+    /// A pending promise and its two settling functions.
+    public static func pending() -> Pending {
+        let promise = InlinePromise()
+        return (promise, { promise.settle(.success($0)) }, { promise.settle(.failure($0)) })
+    }
+
+    /// Settles the promise once, then runs every callback here, in order; later calls do nothing.
+    public func settle(_ outcome: Result<Sentinel, any Error>) {
+        let callbacks: [@Sendable (Result<Sentinel, any Error>) -> Void]? = state.withLock { state in
+            guard state.outcome == nil else { return nil }
+            state.outcome = outcome
+            defer { state.callbacks = [] }
+            return state.callbacks
+        }
+        for callback in callbacks ?? [] { callback(outcome) }
+    }
+
+    /// Runs `callback` with the outcome: at once, here, when the promise has settled; inside ``settle(_:)`` otherwise.
+    public func subscribe(_ callback: @escaping @Sendable (Result<Sentinel, any Error>) -> Void) {
+        let outcome: Result<Sentinel, any Error>? = state.withLock { state in
+            if state.outcome == nil { state.callbacks.append(callback) }
+            return state.outcome
+        }
+        if let outcome { callback(outcome) }
+    }
+
+    /// Settles the promise as `result` says, following an ``InlinePromise`` it adopts.
+    func resolve(_ result: HandlerResult<InlinePromise>) {
+        switch result {
+        case .fulfill(let value): settle(.success(value))
+        case .reject(let error): settle(.failure(error))
+        case .adopt(let other): other.subscribe { self.settle($0) }
+        case .assimilate: settle(.failure(InlinePromiseError.noAssimilation))
+        }
+    }
+}
+
+/// Why an ``InlinePromise`` rejected: it does not assimilate thenables (its adapters do not declare it).
+enum InlinePromiseError: Error {
+    case noAssimilation
+}
