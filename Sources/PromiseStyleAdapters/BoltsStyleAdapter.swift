@@ -149,11 +149,11 @@ public struct BoltsStyleAdapter: PromiseAdapter {
                 ) { promise, queue, onFulfilled, onRejected in
                     promise.continueWith(executor(queue)) { completed in
                         if let value = completed.result {
-                            return try onFulfilled.map { try Self.value(of: $0(value)) } ?? value
+                            return try onFulfilled.map { try $0(value).value() } ?? value
                         }
                         let error = completed.error ?? BFCancelledError()
                         guard let onRejected else { throw error }
-                        return try Self.value(of: onRejected(error))
+                        return try onRejected(error).value()
                     }
                 },
                 EntryPoint(
@@ -170,7 +170,7 @@ public struct BoltsStyleAdapter: PromiseAdapter {
                     takesQueue: takesQueue
                 ) { promise, queue, onFulfilled, _ in
                     promise.continueOnSuccessWith(executor(queue)) { value in
-                        try onFulfilled.map { try Self.value(of: $0(value)) } ?? value
+                        try onFulfilled.map { try $0(value).value() } ?? value
                     }
                 },
                 EntryPoint(
@@ -187,7 +187,7 @@ public struct BoltsStyleAdapter: PromiseAdapter {
                 ) { promise, queue, _, onRejected in
                     promise.continueOnErrorWith(executor(queue)) { error in
                         guard let onRejected else { throw error }
-                        return try Self.value(of: onRejected(error))
+                        return try onRejected(error).value()
                     }
                 },
                 EntryPoint(
@@ -199,16 +199,6 @@ public struct BoltsStyleAdapter: PromiseAdapter {
                     }
                 },
             ]
-        }
-    }
-
-    /// The value a continuation without `Task` returns for `result`, or the error it throws. The suite routes no
-    /// adoption through these forms (their entry points do not declare it).
-    private static func value(of result: HandlerResult<Promise>) throws -> Sentinel {
-        switch result {
-        case .fulfill(let value): return value
-        case .reject(let error): throw error
-        case .adopt, .assimilate: preconditionFailure("a continuation without Task returns a value or throws")
         }
     }
 

@@ -26,12 +26,10 @@ struct ErasedEntryPoint: Sendable {
         self.then = then
     }
 
-    /// Whether a call that gives `handlers`, whose handlers return `results`, with a queue or not, fits this entry
-    /// point (see ``EntryPoint``).
-    func fits(
-        _ handlers: HandlerKinds, _ results: ResultKinds, queue: Bool
-    ) -> Bool {
-        !handlers.isEmpty && self.handlers.isSuperset(of: handlers) && self.results.isSuperset(of: results)
-            && queue == takesQueue
+    /// Whether a call that gives `handlers`, whose handlers return `results` (and pass on the outcome they got
+    /// unchanged, when `same`), with a queue or not, fits this entry point (see ``EntryPoint``).
+    func fits(_ handlers: HandlerKinds, _ results: ResultKinds, same: Bool, queue: Bool) -> Bool {
+        !handlers.isEmpty && self.handlers.isSuperset(of: handlers)
+            && (self.results.isSuperset(of: results) || (same && self.results.contains(.same))) && queue == takesQueue
     }
 }

@@ -17,4 +17,8 @@ public struct ResultKinds: OptionSet, Hashable, Sendable {
     /// ``HandlerResult/assimilate(_:)``: the handler returns a foreign thenable (needs
     /// ``Capabilities/assimilation``).
     public static let assimilate = ResultKinds(rawValue: 1 << 3)
+    /// The form only observes: whatever its handler returns, the derived promise settles as the promise it was
+    /// registered on (`catch`, `tap`, `get`, `done`). The suite routes through it only handlers that pass on the
+    /// outcome they got unchanged.
+    public static let same = ResultKinds(rawValue: 1 << 4)
 }

@@ -42,6 +42,13 @@ enum ChainLink: String, CaseIterable, Sendable {
         }
     }
 
+    /// Whether a link of this kind from `root` can go through `entry`: its handler, what that returns, and whether
+    /// the link passes on the outcome it got unchanged (as an observer such as `catch` does).
+    func fits(_ entry: ErasedEntryPoint, from root: ChainRoot) -> Bool {
+        let same = self == .value || self == .throw || self == .passThrough
+        return entry.fits(handler(for: root), result(for: root), same: same, queue: entry.takesQueue)
+    }
+
     /// The link's handlers for a chain from `root`: each returns what this kind returns, holding `token` (so that the
     /// token lives as long as the handler). A pending promise's settlement goes to `driver`, which makes it after the
     /// handler has returned the promise.
@@ -88,7 +95,7 @@ extension ChainLink {
         for kind in allCases where capabilities.isSuperset(of: kind.requires) {
             for root in kind.roots
             where root.applies(to: capabilities)
-                && entry.fits(kind.handler(for: root), kind.result(for: root), queue: entry.takesQueue)
+                && kind.fits(entry, from: root)
             {
                 return (kind, root)
             }
