@@ -4,15 +4,12 @@ import PromiseConformance
 /// An ``InlinePromise`` with a correct `then`, which hops each handler call to a queue, and a second public form,
 /// `thenInline`, which runs the handler inside the parent's callback: a chain of `thenInline` links settles
 /// recursively, one nested `settle` per link. Only the deep-chain clauses run through the entry point see it.
-public struct EntryPointRecursionAdapter: PromiseAdapter {
+public struct EntryPointRecursionAdapter: InlinePromiseAdapter, Codable {
     /// The adapter.
     public init() {}
 
     /// `EntryPointRecursion`.
     public var name: String { "EntryPointRecursion" }
-
-    /// A pending promise and its two settling functions.
-    public func pending() -> InlinePromise.Pending { InlinePromise.pending() }
 
     /// Hops every outcome to `queue` (a global queue when nil), and runs the handler there.
     public func then(

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import PromiseConformance
 import TestSupport
 
@@ -20,6 +21,18 @@ public final class InlinePromise: Sendable {
 
     /// A pending promise.
     public init() {}
+
+    /// Frees the callbacks of a promise dropped while pending through ``ReleaseQueue``: each callback holds the
+    /// derived promise, whose own callbacks would otherwise be freed inside this `deinit`, one nested `deinit` per
+    /// link of a chain.
+    deinit {
+        ReleaseQueue.release {
+            state.withLock { state in
+                defer { state.callbacks = [] }
+                return state.callbacks
+            }
+        }
+    }
 
     /// A pending promise and its two settling functions.
     public static func pending() -> Pending {
@@ -61,4 +74,37 @@ public final class InlinePromise: Sendable {
 /// Why an ``InlinePromise`` rejected: it does not assimilate thenables (its adapters do not declare it).
 enum InlinePromiseError: Error {
     case noAssimilation
+}
+
+/// An adapter of ``InlinePromise``s: their `pending()`.
+public protocol InlinePromiseAdapter: PromiseAdapter where Promise == InlinePromise {}
+
+extension InlinePromiseAdapter {
+    /// A pending promise and its two settling functions.
+    public func pending() -> InlinePromise.Pending { InlinePromise.pending() }
+}
+
+/// What a thread frees one object at a time: an object freed while the thread is already freeing one waits its turn
+/// instead of being freed inside the other's `deinit`.
+private final class ReleaseQueue {
+    private var waiting: [Any] = []
+    private var draining = false
+
+    /// Frees the object `take` hands over on this thread, after the objects it is already freeing. The object goes
+    /// straight into the queue, so that no reference to it outlives this call elsewhere.
+    static func release(_ take: () -> Any) {
+        let key = "FlawedPromises.ReleaseQueue"
+        let queue =
+            Thread.current.threadDictionary[key] as? ReleaseQueue
+            ?? {
+                let queue = ReleaseQueue()
+                Thread.current.threadDictionary[key] = queue
+                return queue
+            }()
+        queue.waiting.append(take())
+        guard !queue.draining else { return }
+        queue.draining = true
+        while let next = queue.waiting.popLast() { _ = next }
+        queue.draining = false
+    }
 }

@@ -1,20 +1,20 @@
 import Dispatch
 import PromiseConformance
 
-/// An ``InlinePromise`` whose `then` hops each handler to a queue, but passes an outcome it has no handler for to the
-/// derived promise inside the parent's callback: a chain of such links settles recursively, one nested `settle` per
-/// link, as BoltsStyle's `continueOnSuccessWith` did on a faulted task before its fix. The deep-chain clause's case
-/// "no handler for the outcome" catches it through the adapter's own `then`; the old `swift.deepChain` only by
-/// crashing.
-public struct PassThroughRecursionAdapter: PromiseAdapter {
+/// An ``InlinePromise`` whose `then` hops each handler to a queue, but passes a value it has no handler for to the
+/// derived promise inside the parent's callback: a chain of links without `onFulfilled` from a fulfilled root settles
+/// recursively, one nested `settle` per link, as BoltsStyle's `continueOnErrorWith` did on a successful task (and
+/// `continueOnSuccessWith` on a faulted one) before its fix. A rejection it has no handler for hops like a handler.
+///
+/// The clauses before the deep-chain family pass it: their one chain without a handler passes a rejection on.
+/// `swift.deepChain.settled` fails it in its case "no handler for the outcome, fulfilled root", through the adapter's
+/// own `then`.
+public struct PassThroughRecursionAdapter: InlinePromiseAdapter, Codable {
     /// The adapter.
     public init() {}
 
     /// `PassThroughRecursion`.
     public var name: String { "PassThroughRecursion" }
-
-    /// A pending promise and its two settling functions.
-    public func pending() -> InlinePromise.Pending { InlinePromise.pending() }
 
     /// Hops a handler to `queue` (a global queue when nil); passes an outcome without a handler on at once.
     public func then(
@@ -31,8 +31,7 @@ public struct PassThroughRecursionAdapter: PromiseAdapter {
                 guard let onFulfilled else { return derived.settle(outcome) }
                 queue.async { derived.resolve(onFulfilled(value)) }
             case .failure(let error):
-                guard let onRejected else { return derived.settle(outcome) }
-                queue.async { derived.resolve(onRejected(error)) }
+                queue.async { derived.resolve(onRejected?(error) ?? .reject(error)) }
             }
         }
         return derived
