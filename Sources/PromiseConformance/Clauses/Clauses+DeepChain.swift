@@ -11,7 +11,12 @@ extension ClauseContext {
 
     /// The lengths of the chains each deep-chain case then builds, once no recursion showed: 4,000 links; with
     /// PROMISES_STRESS=1 a chain of 1,000,000 after that.
-    var deepChainLengths: [Int] { stress ? [4_000, 1_000_000] : [4_000] }
+    var deepChainLengths: [Int] { stress ? [Self.longChainLength, Self.stressChainLength] : [Self.longChainLength] }
+
+    /// The length of the long chain of a default run.
+    static let longChainLength = 4_000
+    /// The length of the longest chain of a stress run.
+    static let stressChainLength = 1_000_000
 
     /// The lengths of the long chains a case builds once the measured ones showed no recursion: ``deepChainLengths``
     /// for a chain through the adapter's `then` on the default queue; for the others (through an entry point, on a
