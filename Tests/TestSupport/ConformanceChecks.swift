@@ -67,9 +67,13 @@ public enum ClauseCheck {
         _ result: ClauseResult, _ adapter: some PromiseAdapter, sourceLocation: SourceLocation
     ) {
         let clause = result.clause
-        // Each case the clause ran is one it declares: the names a deviation key may use are the ones that run.
+        // Each case the clause ran is one it declares (the names a deviation key may use are the ones that run), or
+        // one it ran through an entry point of the adapter: "via NAME", or "via NAME: " and a case it declares.
+        let viaEntryPoints = adapter.entryPoints.flatMap { entry in
+            ["via \(entry.name)"] + clause.cases.map { "via \(entry.name): \($0)" }
+        }
         #expect(
-            Set(result.casesRun).isSubset(of: clause.cases),
+            Set(result.casesRun).isSubset(of: clause.cases + viaEntryPoints),
             "\(clause.id) ran cases \(result.casesRun), not all among its cases \(clause.cases)",
             sourceLocation: sourceLocation)
         switch result.status {
