@@ -26,7 +26,7 @@ import Testing
     @Test(arguments: ["swift.deepChain", "2.2.7.3", "2.2.7.4"])
     func theClausesBeforeMissBoth(_ id: String) async throws {
         let clause = try #require(Clause.named(id))
-        for adapter in [ErasedFlawed.passThrough, .entryPoint] {
+        for adapter in [ErasedFlawed.passThrough, .entryPoint, .oldBolts] {
             let result = await adapter.run(clause)
             #expect(result.status == .passed, "\(adapter): \(result.status)")
         }
@@ -57,6 +57,21 @@ import Testing
         #expect(!message.contains("root settled"), "the adapter's own then passes: \(message)")
     }
 
+    /// BoltsStyle's old settlement path, in small: its pass-through recurses through its one-handler forms only,
+    /// which the deep chains through its entry points show, from a rejected root past `onSuccess` and from a fulfilled
+    /// one past `onError`.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func theOldBoltsSettlementPathFailsThroughItsEntryPoints() async throws {
+        let message = try #require(await Self.failure(OldBoltsSettlementAdapter()))
+        #expect(
+            message.contains("via onSuccess: no handler for the outcome, rejected root: recursion per link"),
+            "\(message)")
+        #expect(
+            message.contains("via onError: no handler for the outcome, fulfilled root: recursion per link"),
+            "\(message)")
+        #expect(!message.contains("root settled"), "the adapter's own then passes: \(message)")
+    }
+
     /// BoltsStyle passes a fault on through `continueOnSuccessWith` inside the parent's callback: its pass-through
     /// recurses once per link, which only its entry points show (its adapter's `then` is `continueWithTask`).
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
@@ -79,9 +94,15 @@ import Testing
 
 /// The two flawed adapters, to run a clause over each.
 private enum ErasedFlawed: CustomStringConvertible {
-    case passThrough, entryPoint
+    case passThrough, entryPoint, oldBolts
 
-    var description: String { self == .passThrough ? "PassThroughRecursion" : "EntryPointRecursion" }
+    var description: String {
+        switch self {
+        case .passThrough: "PassThroughRecursion"
+        case .entryPoint: "EntryPointRecursion"
+        case .oldBolts: "OldBoltsSettlement"
+        }
+    }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     func run(_ clause: Clause) async -> ClauseResult {
@@ -91,6 +112,8 @@ private enum ErasedFlawed: CustomStringConvertible {
             await Conformance.run(PassThroughRecursionAdapter(), clause: clause, timeout: timeout, stress: false)
         case .entryPoint:
             await Conformance.run(EntryPointRecursionAdapter(), clause: clause, timeout: timeout, stress: false)
+        case .oldBolts:
+            await Conformance.run(OldBoltsSettlementAdapter(), clause: clause, timeout: timeout, stress: false)
         }
     }
 }

@@ -17,33 +17,18 @@ public struct EntryPointRecursionAdapter: InlinePromiseAdapter, Codable {
         onFulfilled: (@Sendable (Sentinel) -> HandlerResult<InlinePromise>)?,
         onRejected: (@Sendable (any Error) -> HandlerResult<InlinePromise>)?
     ) -> InlinePromise {
-        Self.link(promise, onFulfilled, onRejected) { body in (queue ?? .global()).async(execute: body) }
+        promise.then(on: queue, nesting: [], onFulfilled: onFulfilled, onRejected: onRejected)
     }
 
     /// `thenInline`: the same handlers, run inside the parent's callback.
     public var entryPoints: [EntryPoint<InlinePromise>] {
         [
             EntryPoint("thenInline", handlers: [.onFulfilled, .onRejected], results: [.value, .throw, .adopt]) {
-                promise, _, onFulfilled, onRejected in Self.link(promise, onFulfilled, onRejected) { $0() }
+                promise, _, onFulfilled, onRejected in
+                promise.then(
+                    on: nil, nesting: [.handlers, .passedValue, .passedReason], onFulfilled: onFulfilled,
+                    onRejected: onRejected)
             }
         ]
-    }
-
-    /// A derived promise resolved by the handler for `promise`'s outcome, run through `run`.
-    private static func link(
-        _ promise: InlinePromise, _ onFulfilled: (@Sendable (Sentinel) -> HandlerResult<InlinePromise>)?,
-        _ onRejected: (@Sendable (any Error) -> HandlerResult<InlinePromise>)?,
-        run: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
-    ) -> InlinePromise {
-        let derived = InlinePromise()
-        promise.subscribe { outcome in
-            run {
-                switch outcome {
-                case .success(let value): derived.resolve(onFulfilled?(value) ?? .fulfill(value))
-                case .failure(let error): derived.resolve(onRejected?(error) ?? .reject(error))
-                }
-            }
-        }
-        return derived
     }
 }

@@ -60,6 +60,49 @@ public final class InlinePromise: Sendable {
         if let outcome { callback(outcome) }
     }
 
+    /// What a flawed `then` runs inside the parent's callback, nested in its `settle`, rather than in a block sent to
+    /// the queue: the handler, a value passed on past a link without `onFulfilled`, a reason passed on past a link
+    /// without `onRejected`.
+    public struct Nesting: OptionSet, Sendable {
+        /// The raw bits.
+        public let rawValue: Int
+
+        /// A set from its raw bits.
+        public init(rawValue: Int) {
+            self.rawValue = rawValue
+        }
+
+        /// The handler runs inside the parent's callback.
+        public static let handlers = Nesting(rawValue: 1 << 0)
+        /// A value without a handler passes on inside the parent's callback.
+        public static let passedValue = Nesting(rawValue: 1 << 1)
+        /// A reason without a handler passes on inside the parent's callback.
+        public static let passedReason = Nesting(rawValue: 1 << 2)
+    }
+
+    /// A promise resolved by the handler for this promise's outcome (or with that outcome, without one), run in a
+    /// block sent to `queue` (a global queue when nil), or inside the parent's callback where `nesting` says so.
+    public func then(
+        on queue: DispatchQueue?, nesting: Nesting,
+        onFulfilled: (@Sendable (Sentinel) -> HandlerResult<InlinePromise>)?,
+        onRejected: (@Sendable (any Error) -> HandlerResult<InlinePromise>)?
+    ) -> InlinePromise {
+        let derived = InlinePromise()
+        subscribe { outcome in
+            let (step, nested): (@Sendable () -> HandlerResult<InlinePromise>, Bool) =
+                switch outcome {
+                case .success(let value):
+                    onFulfilled.map { handler in ({ handler(value) }, nesting.contains(.handlers)) }
+                        ?? ({ .fulfill(value) }, nesting.contains(.passedValue))
+                case .failure(let error):
+                    onRejected.map { handler in ({ handler(error) }, nesting.contains(.handlers)) }
+                        ?? ({ .reject(error) }, nesting.contains(.passedReason))
+                }
+            if nested { derived.resolve(step()) } else { (queue ?? .global()).async { derived.resolve(step()) } }
+        }
+        return derived
+    }
+
     /// Settles the promise as `result` says, following an ``InlinePromise`` it adopts.
     func resolve(_ result: HandlerResult<InlinePromise>) {
         switch result {

@@ -16,24 +16,13 @@ public struct PassThroughRecursionAdapter: InlinePromiseAdapter, Codable {
     /// `PassThroughRecursion`.
     public var name: String { "PassThroughRecursion" }
 
-    /// Hops a handler to `queue` (a global queue when nil); passes an outcome without a handler on at once.
+    /// Hops a handler, and a reason without one, to `queue` (a global queue when nil); passes a value without a
+    /// handler on at once.
     public func then(
         _ promise: InlinePromise, on queue: DispatchQueue?,
         onFulfilled: (@Sendable (Sentinel) -> HandlerResult<InlinePromise>)?,
         onRejected: (@Sendable (any Error) -> HandlerResult<InlinePromise>)?
     ) -> InlinePromise {
-        let derived = InlinePromise()
-        promise.subscribe { outcome in
-            let queue = queue ?? .global()
-            switch outcome {
-            case .success(let value):
-                // The flaw: the outcome passes on nested in the parent's settle.
-                guard let onFulfilled else { return derived.settle(outcome) }
-                queue.async { derived.resolve(onFulfilled(value)) }
-            case .failure(let error):
-                queue.async { derived.resolve(onRejected?(error) ?? .reject(error)) }
-            }
-        }
-        return derived
+        promise.then(on: queue, nesting: .passedValue, onFulfilled: onFulfilled, onRejected: onRejected)
     }
 }

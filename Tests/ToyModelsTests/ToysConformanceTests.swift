@@ -50,6 +50,10 @@ struct ToyAndStyle: Sendable, CustomTestStringConvertible {
             runStyle: { await ClauseCheck.run(BoltsStyleAdapter(), $0) },
             differences: [
                 "swift.deepChain": stack, "swift.deepChain.dropped": measuredStack,
+                "swift.deepChain.settled": Difference(
+                    cell: "deviation",
+                    reason: "the toy settles a chain of inline continuations as nested calls: BFTask's depth guard "
+                        + "and trampoline keep it flat"),
                 "swift.combinator.all": noCombinator, "swift.cancel": noCancellation,
                 "generated.combinators": noCombinator, "generated.cancellation": noCancellation,
             ]),
