@@ -83,6 +83,24 @@ import Testing
                     + "recursion per link"), "\(message)")
     }
 
+    /// The same failure in a child process as in this one: what crashed a child process and timed out or failed
+    /// otherwise in the older clause is measured here, the same way by every runner.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func aChildProcessReportsWhatThisOneDoes() async throws {
+        let isolated = await Conformance.runIsolated(
+            OldBoltsSettlementAdapter(), clause: Self.settled, timeout: .seconds(10 * TestEnvironment.limitScale))
+        guard case .failed(let childMessage) = isolated.status else {
+            Issue.record("expected a failure, got \(isolated.status)")
+            return
+        }
+        let message = try #require(await Self.failure(OldBoltsSettlementAdapter()))
+        let cases = { (text: String) in
+            text.components(separatedBy: "; ").map { $0.components(separatedBy: ": recursion")[0] }
+        }
+        #expect(cases(childMessage) == cases(message), "child: \(childMessage)\nhere: \(message)")
+        #expect(!childMessage.contains("crashed") && !childMessage.contains("timed out"), "\(childMessage)")
+    }
+
     /// The same failure in every run: the measure is of the stack, not of time.
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func theVerdictIsTheSameInEveryRun() async throws {
