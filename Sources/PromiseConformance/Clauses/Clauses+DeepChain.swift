@@ -20,10 +20,11 @@ extension ClauseContext {
 
     /// The lengths of the long chains a case builds once the measured ones showed no recursion: ``deepChainLengths``
     /// for a chain through the adapter's `then` on the default queue; for the others (through an entry point, on a
-    /// serial queue), none but with PROMISES_STRESS=1. Their measured chains check their outcome too, and the default
-    /// run stays short over an adapter with many entry points.
+    /// serial queue), none, or ``longChainLength`` with PROMISES_STRESS=1. Their measured chains check their outcome
+    /// too, and a run stays short over an adapter with many entry points.
     private func longLengths(via: ErasedEntryPoint?, queue: DispatchQueue? = nil) -> [Int] {
-        (via == nil && queue == nil) || stress ? deepChainLengths : []
+        if via == nil && queue == nil { return deepChainLengths }
+        return stress ? [Self.longChainLength] : []
     }
 
     /// Measures the stack of chains of ``probeLengths`` links of `kind` from a `root` root, through `via` (the
