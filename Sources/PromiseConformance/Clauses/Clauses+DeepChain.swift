@@ -178,11 +178,10 @@ extension ClauseContext {
         }
     }
 
-    /// Runs `body` once through each of the adapter's entry points, as a case "via NAME".
-    func eachEntryPoint(_ body: (ErasedEntryPoint) throws -> Void) throws {
-        for entry in adapter.entryPoints {
-            try inCase("via \(entry.name)") { try body(entry) }
-        }
+    /// Runs `body` as a top-level case "via NAME: case", `case` run through the entry point named NAME: the name
+    /// the routed `then` clauses give their cases too (``Clause/routed(_:)``).
+    func inCase(_ name: String, via entry: ErasedEntryPoint, _ body: () throws -> Void) throws {
+        try inCase("via \(entry.name): \(name)", body)
     }
 }
 
@@ -230,13 +229,13 @@ let deepChainClauses: [Clause] = [
                 }
             }
         }
-        try context.eachEntryPoint { entry in
+        for entry in context.adapter.entryPoints {
             for kind in ChainLink.allCases where context.adapter.capabilities.isSuperset(of: kind.requires) {
                 for root in kind.roots where root.applies(to: context.adapter.capabilities) {
                     guard kind.fits(entry, from: root) else {
                         continue
                     }
-                    try context.inCase("\(kind.rawValue), \(root.rawValue) root") {
+                    try context.inCase("\(kind.rawValue), \(root.rawValue) root", via: entry) {
                         try context.settleChain(
                             kind, root, settledFirst: false, queue: entry.takesQueue ? serial : nil, via: entry)
                     }
@@ -256,9 +255,9 @@ let deepChainClauses: [Clause] = [
                 try context.dropChain(settled: settled, via: nil)
             }
         }
-        try context.eachEntryPoint { entry in
+        for entry in context.adapter.entryPoints {
             for (settled, name) in [(false, "an unsettled chain dropped"), (true, "a settled chain dropped")] {
-                try context.inCase(name) {
+                try context.inCase(name, via: entry) {
                     try context.dropChain(settled: settled, via: entry)
                 }
             }
