@@ -8,8 +8,8 @@ struct RoutedCalls: Sendable {
 }
 
 extension Clause {
-    /// This clause, whose body then runs again through each of the adapter's entry points that `calls` fit, each
-    /// time with its top-level cases named "via NAME: case": every `then` call of the body whose handlers fit goes
+    /// This clause, whose body then runs again through each of the adapter's entry points that some of `calls` fit
+    /// (those that give the handlers it takes), each time with its top-level cases named "via NAME: case": every `then` call of the body whose handlers fit goes
     /// through the entry point (a call without a queue gets a global one when the entry point takes a queue), and
     /// the others through the adapter's `then`.
     func routed(_ calls: RoutedCalls) -> Clause {
@@ -19,7 +19,9 @@ extension Clause {
         ) { context in
             try body(context)
             for entry in context.adapter.entryPoints
-            where entry.fits(calls.handlers, calls.results, same: calls.same, queue: entry.takesQueue) {
+            where entry.fits(
+                entry.handlers.intersection(calls.handlers), calls.results, same: calls.same, queue: entry.takesQueue)
+            {
                 try context.routing(through: entry, calls) { try body(context) }
             }
         }
