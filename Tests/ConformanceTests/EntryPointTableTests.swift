@@ -41,6 +41,31 @@ import Testing
         #expect(table == Self.expected, "expected:\n\(Self.expected.joined(separator: "\n"))")
     }
 
+    /// The article's example of a recursion reported is what ``StackGrowth`` says of such depths.
+    @Test func theArticlesExampleIsWhatTheSuiteSays() throws {
+        let text = try String(contentsOf: Self.article, encoding: .utf8).replacingOccurrences(of: "\n", with: " ")
+        var growth = StackGrowth()
+        growth.record(link: 250, bytes: 400_000)
+        growth.record(link: 1_000, bytes: 400_000 + 750 * 1_471)
+        let said = try #require(growth.recursion)
+        #expect(text.contains(said), "\(said)")
+        var flat = StackGrowth()
+        flat.record(link: 250, bytes: 90_000)
+        flat.record(link: 1_000, bytes: 100_000)
+        #expect(flat.recursion == nil, "a trampoline of bounded depth")
+    }
+
+    /// The CHANGELOG's counts of the styles' entry points are theirs.
+    @Test func theChangelogCountsTheEntryPoints() throws {
+        let changelog = try String(
+            contentsOf: SampleRegions.packageRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8
+        ).replacingOccurrences(of: "\n  ", with: " ")
+        let counts =
+            "(BoltsStyle \(BoltsStyleAdapter().entryPoints.count), PromiseKitStyle "
+            + "\(PromiseKitStyleAdapter().entryPoints.count), FBLStyle \(FBLStyleAdapter().entryPoints.count))"
+        #expect(changelog.contains(counts), "\(counts)")
+    }
+
     @Test func theArticleStatesTheCodesNumbers() throws {
         let text = try String(contentsOf: Self.article, encoding: .utf8).replacingOccurrences(of: "\n", with: " ")
         for stated in [
