@@ -22,8 +22,9 @@ final class ChainDriver: Sendable {
         signal.signal()
     }
 
-    /// Makes each settlement as it comes, on this thread, until ``finish()`` or `deadline`.
-    func drive(until deadline: DispatchTime) {
+    /// Makes each settlement as it comes, on this thread, until ``finish()`` or `deadline()`, read again after each
+    /// wait (a case's deadline moves while its chain makes progress).
+    func drive(until deadline: () -> DispatchTime) {
         while true {
             let (next, finished) = settlements.withLock { state in
                 defer { state.waiting = [] }
@@ -31,7 +32,7 @@ final class ChainDriver: Sendable {
             }
             for settlement in next { settlement() }
             if finished && next.isEmpty { return }
-            if next.isEmpty, signal.wait(timeout: deadline) == .timedOut { return }
+            if next.isEmpty, signal.wait(timeout: deadline()) == .timedOut, DispatchTime.now() >= deadline() { return }
         }
     }
 }

@@ -59,7 +59,6 @@ extension ClauseContext {
         let driver = ChainDriver()
         let reached = Locked(0)
         let end = Recorder<Outcome>()
-        let deadline = deadline
         let depth = try DeepStackThread().run(
             "the chain to be built and settled", in: self, measured: measured, reached: { reached.withLock { $0 } },
             body: { [self] in
@@ -76,7 +75,7 @@ extension ClauseContext {
                     }
                 }
                 if !settledFirst { start.settle() }
-                driver.drive(until: deadline)
+                driver.drive { self.deadline }
             })
         try waitWhileProgressing(end, "the end of the chain", of: length) { reached.withLock { $0 } * spacing }
         try root.expect(end.snapshot[0], in: self)
@@ -133,7 +132,6 @@ extension ClauseContext {
         let driver = ChainDriver()
         let freed = Locked(0)
         let watched = Locked<[(String, WeakBox)]>([])
-        let deadline = deadline
         // Builds the chain, settles it when `settled`, and drops it on returning.
         let depth = try DeepStackThread().run(
             "the chain to be built and dropped", in: self, measured: measured,
@@ -154,7 +152,7 @@ extension ClauseContext {
                 if settled {
                     checkpoint(last, Locked(0), end: Recorder(), driver)
                     start.settle()
-                    driver.drive(until: deadline)
+                    driver.drive { self.deadline }
                 }
             })
         try expectFreed(freed, of: length)
