@@ -57,7 +57,7 @@ import Testing
         #expect(!message.contains("root settled"), "the adapter's own then passes: \(message)")
     }
 
-    /// BoltsStyle's old settlement path, in small: its pass-through recurses through its one-handler forms only,
+    /// The settlement path of issue 42's BoltsStyle defect, in small: its pass-through recurses through its one-handler forms only,
     /// which the deep chains through its entry points show, from a rejected root past `onSuccess` and from a fulfilled
     /// one past `onError`.
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)

@@ -7,8 +7,8 @@ import TestSupport
 /// on one path only (``PassThroughRecursionAdapter``, ``EntryPointRecursionAdapter``).
 ///
 /// Its correct `then` hops each handler call to a queue, so that a chain of handlers never nests; what the flawed
-/// paths do instead, settling the derived promise inside the parent's callback, nests one `settle` per link, as
-/// BoltsStyle's pass-through did before its fix (`BFContinuation.run(after:_:)` settled the derived task there).
+/// paths do instead, settling the derived promise inside the parent's callback, nests one `settle` per link: the shape
+/// of a pass-through that settles the derived task inside `BFContinuation.run(after:_:)` (issue 42).
 public final class InlinePromise: Sendable {
     private let state = Locked<
         (outcome: Result<Sentinel, any Error>?, callbacks: [@Sendable (Result<Sentinel, any Error>) -> Void])

@@ -1,7 +1,7 @@
 import Dispatch
 import PromiseConformance
 
-/// BoltsStyle's settlement path before its fix, in small: the adapter's `then` gives the library both handlers (as
+/// The settlement path of issue 42's BoltsStyle defect, in small: the adapter's `then` gives the library both handlers (as
 /// BoltsStyle's adapter does with `continueWithTask`), so no outcome ever passes a link by itself there; the library's
 /// one-handler forms, `onSuccess` and `onError` (Bolts' `continueOnSuccessWith` and `continueOnErrorWith`), pass the
 /// other outcome on inside the parent's callback, nested in its `settle`, once per link.

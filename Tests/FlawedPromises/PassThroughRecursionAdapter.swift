@@ -3,8 +3,8 @@ import PromiseConformance
 
 /// An ``InlinePromise`` whose `then` hops each handler to a queue, but passes a value it has no handler for to the
 /// derived promise inside the parent's callback: a chain of links without `onFulfilled` from a fulfilled root settles
-/// recursively, one nested `settle` per link, as BoltsStyle's `continueOnErrorWith` did on a successful task (and
-/// `continueOnSuccessWith` on a faulted one) before its fix. A rejection it has no handler for hops like a handler.
+/// recursively, one nested `settle` per link (the shape of issue 42's pass-through of a success past
+/// `continueOnErrorWith`). A rejection it has no handler for hops like a handler.
 ///
 /// The clauses before the deep-chain family pass it: their one chain without a handler passes a rejection on.
 /// `swift.deepChain.settled` fails it in its case "no handler for the outcome, fulfilled root", through the adapter's
