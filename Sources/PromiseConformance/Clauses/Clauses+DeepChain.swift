@@ -59,6 +59,10 @@ extension ClauseContext {
         let driver = ChainDriver()
         let reached = Locked(0)
         let end = Recorder<Outcome>()
+        // The chain's ends, kept until the measured call has returned and the chain is checked: freeing the chain is
+        // what swift.deepChain.dropped measures, and the settlement alone is measured here.
+        let kept = Locked<[ErasedPromise]>([])
+        defer { kept.withLock { $0 = [] } }
         let depth = try DeepStackThread().run(
             "the chain to be built and settled", in: self, measured: measured, reached: { reached.withLock { $0 } },
             body: { [self] in
@@ -74,6 +78,7 @@ extension ClauseContext {
                         madeProgress()  // building a long chain is measured too
                     }
                 }
+                kept.withLock { $0 = [start.promise, last] }
                 if !settledFirst { start.settle() }
                 driver.drive { self.deadline }
             })
