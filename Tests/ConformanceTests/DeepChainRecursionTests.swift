@@ -83,6 +83,18 @@ import Testing
                     + "recursion per link"), "\(message)")
     }
 
+    /// A chain whose end has the wrong outcome is reported as that, not as a stall: the flaw that turns a rejection
+    /// into a fulfilment.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func aWrongEndIsReportedAsThat() async throws {
+        let message = try #require(await Self.failure(FlawedAdapter(flaw: .rejectionBecomesFulfilment)))
+        #expect(
+            message.contains(
+                "no handler for the outcome, rejected root: root settled last, default queue: expected the end of the "
+                    + "chain to be rejected like its root, but it was fulfilled"), "\(message)")
+        #expect(!message.contains("timed out") && !message.contains("recursion"), "\(message)")
+    }
+
     /// The same failure in a child process as in this one: what crashed a child process and timed out or failed
     /// otherwise in the older clause is measured here, the same way by every runner.
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
