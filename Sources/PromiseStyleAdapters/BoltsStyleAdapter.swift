@@ -124,6 +124,84 @@ public struct BoltsStyleAdapter: PromiseAdapter {
     /// `BFCancelledError` is how this adapter shows a cancelled task to a rejection handler.
     public func isCancellation(_ error: any Error) -> Bool { error is BFCancelledError }
 
+    /// Each `continue…` method users write, on each executor that matters: `.default` (inline up to a nesting
+    /// depth, then a hop), `.immediate` (always inline) and `.queue` (the queue the suite passes).
+    ///
+    /// - `continueWith` and `continueWithTask` take both handlers: the continuation sees the completed task and
+    ///   routes it (a cancelled task goes to `onRejected` as `BFCancelledError`); without the handler for the
+    ///   outcome it returns the value or throws the error (`continueWith`), or returns the completed task
+    ///   (`continueWithTask`).
+    /// - `continueOnSuccessWith…` takes `onFulfilled` alone, `continueOnErrorWith…` `onRejected` alone: the other
+    ///   outcomes pass through Bolts itself.
+    /// - The forms without `Task` return a value or throw; those with `Task` also adopt a task or a thenable.
+    public var entryPoints: [EntryPoint<Promise>] {
+        let executors: [(name: String, takesQueue: Bool, executor: @Sendable (DispatchQueue?) -> BFExecutor)] = [
+            (".default", false, { _ in .default }), (".immediate", false, { _ in .immediate }),
+            (".queue", true, { queue in queue.map { .queue($0) } ?? .default }),
+        ]
+        let plain: ResultKinds = [.value, .throw]
+        let adopting: ResultKinds = [.value, .throw, .adopt, .assimilate]
+        return executors.flatMap { executorName, takesQueue, executor in
+            [
+                EntryPoint(
+                    "continueWith(\(executorName))", handlers: [.onFulfilled, .onRejected], results: plain,
+                    takesQueue: takesQueue
+                ) { promise, queue, onFulfilled, onRejected in
+                    promise.continueWith(executor(queue)) { completed in
+                        if let value = completed.result {
+                            return try onFulfilled.map { try $0(value).value() } ?? value
+                        }
+                        let error = completed.error ?? BFCancelledError()
+                        guard let onRejected else { throw error }
+                        return try onRejected(error).value()
+                    }
+                },
+                EntryPoint(
+                    "continueWithTask(\(executorName))", handlers: [.onFulfilled, .onRejected], results: adopting,
+                    takesQueue: takesQueue
+                ) { promise, queue, onFulfilled, onRejected in
+                    promise.continueWithTask(executor(queue)) { completed in
+                        if let value = completed.result { return onFulfilled.map { task(for: $0(value)) } ?? completed }
+                        return onRejected.map { task(for: $0(completed.error ?? BFCancelledError())) } ?? completed
+                    }
+                },
+                EntryPoint(
+                    "continueOnSuccessWith(\(executorName))", handlers: .onFulfilled, results: plain,
+                    takesQueue: takesQueue
+                ) { promise, queue, onFulfilled, _ in
+                    promise.continueOnSuccessWith(executor(queue)) { value in
+                        try onFulfilled.map { try $0(value).value() } ?? value
+                    }
+                },
+                EntryPoint(
+                    "continueOnSuccessWithTask(\(executorName))", handlers: .onFulfilled, results: adopting,
+                    takesQueue: takesQueue
+                ) { promise, queue, onFulfilled, _ in
+                    promise.continueOnSuccessWithTask(executor(queue)) { value in
+                        onFulfilled.map { task(for: $0(value)) } ?? BFTask(value)
+                    }
+                },
+                EntryPoint(
+                    "continueOnErrorWith(\(executorName))", handlers: .onRejected, results: plain,
+                    takesQueue: takesQueue
+                ) { promise, queue, _, onRejected in
+                    promise.continueOnErrorWith(executor(queue)) { error in
+                        guard let onRejected else { throw error }
+                        return try onRejected(error).value()
+                    }
+                },
+                EntryPoint(
+                    "continueOnErrorWithTask(\(executorName))", handlers: .onRejected, results: adopting,
+                    takesQueue: takesQueue
+                ) { promise, queue, _, onRejected in
+                    promise.continueOnErrorWithTask(executor(queue)) { error in
+                        onRejected.map { task(for: $0(error)) } ?? BFTask(error: error)
+                    }
+                },
+            ]
+        }
+    }
+
     private func task(for result: HandlerResult<Promise>) -> Promise {
         switch result {
         case .fulfill(let value): BFTask(value)

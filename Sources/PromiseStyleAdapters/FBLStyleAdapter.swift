@@ -96,6 +96,55 @@ public struct FBLStyleAdapter: PromiseAdapter {
     /// Swift's `CancellationError`.
     public func isCancellation(_ error: any Error) -> Bool { error is CancellationError }
 
+    /// Each handler-taking method users write, with the queue the suite passes (`on:`; the default,
+    /// `DispatchQueue.promises`, is the main queue, which the suite does not serve):
+    ///
+    /// - `then { value -> Promise }` and `recover { error -> Promise }`: a handler that returns a value (as
+    ///   `Promise(v)`), throws, or returns a promise or a thenable.
+    /// - `then { value -> Value }` and `recover { error -> Value }`: a handler that returns a value or throws.
+    /// - `then { value in }` and `catch`: observers, whose derived promise settles as the promise itself.
+    ///
+    /// Not listed: `always`, whose body sees no outcome, so no A+ handler maps onto it.
+    public var entryPoints: [EntryPoint<Promise>] {
+        let adopting: ResultKinds = [.value, .throw, .adopt, .assimilate]
+        return [
+            EntryPoint("then(on:) { value -> Promise }", handlers: .onFulfilled, results: adopting, takesQueue: true) {
+                promise, queue, onFulfilled, _ in
+                promise.then(on: queue ?? .global()) { value -> Promise in
+                    self.promise(for: onFulfilled?(value) ?? .fulfill(value))
+                }
+            },
+            EntryPoint(
+                "then(on:) { value -> Value }", handlers: .onFulfilled, results: [.value, .throw], takesQueue: true
+            ) { promise, queue, onFulfilled, _ in
+                promise.then(on: queue ?? .global()) { value -> Sentinel in try onFulfilled?(value).value() ?? value }
+            },
+            EntryPoint("then(on:) { value in }", handlers: .onFulfilled, results: .same, takesQueue: true) {
+                promise, queue, onFulfilled, _ in
+                promise.then(on: queue ?? .global()) { (value: Sentinel) -> Void in _ = onFulfilled?(value) }
+            },
+            EntryPoint("recover(on:) { error -> Promise }", handlers: .onRejected, results: adopting, takesQueue: true)
+            {
+                promise, queue, _, onRejected in
+                promise.recover(on: queue ?? .global()) { error -> Promise in
+                    self.promise(for: onRejected?(error) ?? .reject(error))
+                }
+            },
+            EntryPoint(
+                "recover(on:) { error -> Value }", handlers: .onRejected, results: [.value, .throw], takesQueue: true
+            ) { promise, queue, _, onRejected in
+                promise.recover(on: queue ?? .global()) { error -> Sentinel in
+                    guard let onRejected else { throw error }
+                    return try onRejected(error).value()
+                }
+            },
+            EntryPoint("catch(on:)", handlers: .onRejected, results: .same, takesQueue: true) {
+                promise, queue, _, onRejected in
+                promise.catch(on: queue ?? .global()) { error in _ = onRejected?(error) }
+            },
+        ]
+    }
+
     private func promise(for result: HandlerResult<Promise>) -> Promise {
         switch result {
         case .fulfill(let value): Promise(value)

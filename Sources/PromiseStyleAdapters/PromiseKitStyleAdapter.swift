@@ -90,6 +90,67 @@ public struct PromiseKitStyleAdapter: PromiseAdapter {
     /// PromiseKit's own test: `error.isCancelled`.
     public func isCancellation(_ error: any Error) -> Bool { error.isCancelled }
 
+    /// Each handler-taking method users write, with `on: nil` (the handler runs inline, on the thread that settles
+    /// the promise) and with the queue the suite passes:
+    ///
+    /// - `then { value -> Promise }` and `recover { error -> Promise }`: a handler that returns a value (as
+    ///   `.value(v)`), throws, or returns a promise or a thenable.
+    /// - `map` and `compactMap`: a handler that returns a value or throws.
+    /// - `get`, `tap` and `done`: observers, whose derived promise settles as the promise itself. `done` returns a
+    ///   `Promise<Void>`, so its form settles a pending promise with the value inside the body, and with the error
+    ///   in a `catch(on: nil, policy: .allErrors)` on the `done` promise.
+    ///
+    /// Not listed: `ensure` and `finally`, whose body sees no outcome, so no A+ handler maps onto it; the `Guarantee`
+    /// forms, whose promise is another type than the adapter's `Promise<Sentinel>`.
+    public var entryPoints: [EntryPoint<Promise>] {
+        let adopting: ResultKinds = [.value, .throw, .adopt, .assimilate]
+        return [false, true].flatMap { takesQueue -> [EntryPoint<Promise>] in
+            let on = takesQueue ? "on: queue" : "on: nil"
+            return [
+                EntryPoint("then(\(on))", handlers: .onFulfilled, results: adopting, takesQueue: takesQueue) {
+                    promise, queue, onFulfilled, _ in
+                    promise.then(on: queue) { value in self.promise(for: onFulfilled?(value) ?? .fulfill(value)) }
+                },
+                EntryPoint("map(\(on))", handlers: .onFulfilled, results: [.value, .throw], takesQueue: takesQueue) {
+                    promise, queue, onFulfilled, _ in
+                    promise.map(on: queue) { value in try onFulfilled?(value).value() ?? value }
+                },
+                EntryPoint(
+                    "compactMap(\(on))", handlers: .onFulfilled, results: [.value, .throw], takesQueue: takesQueue
+                ) { promise, queue, onFulfilled, _ in
+                    promise.compactMap(on: queue) { value -> Sentinel? in try onFulfilled?(value).value() ?? value }
+                },
+                EntryPoint("get(\(on))", handlers: .onFulfilled, results: .same, takesQueue: takesQueue) {
+                    promise, queue, onFulfilled, _ in
+                    promise.get(on: queue) { value in _ = onFulfilled?(value) }
+                },
+                EntryPoint(
+                    "tap(\(on))", handlers: [.onFulfilled, .onRejected], results: .same, takesQueue: takesQueue
+                ) { promise, queue, onFulfilled, onRejected in
+                    promise.tap(on: queue) { result in
+                        switch result {
+                        case .fulfilled(let value): _ = onFulfilled?(value)
+                        case .rejected(let error): _ = onRejected?(error)
+                        }
+                    }
+                },
+                EntryPoint("done(\(on))", handlers: .onFulfilled, results: .same, takesQueue: takesQueue) {
+                    promise, queue, onFulfilled, _ in
+                    let (derived, resolver) = Promise.pending()
+                    promise.done(on: queue) { value in
+                        _ = onFulfilled?(value)
+                        resolver.fulfill(value)
+                    }.catch(on: nil, policy: .allErrors) { resolver.reject($0) }
+                    return derived
+                },
+                EntryPoint("recover(\(on))", handlers: .onRejected, results: adopting, takesQueue: takesQueue) {
+                    promise, queue, _, onRejected in
+                    promise.recover(on: queue) { error in self.promise(for: onRejected?(error) ?? .reject(error)) }
+                },
+            ]
+        }
+    }
+
     private func promise(for result: HandlerResult<Promise>) -> Promise {
         switch result {
         case .fulfill(let value): .value(value)

@@ -27,9 +27,10 @@ import Testing
         Original(name: "Bolts-Swift 1.5.0", data: "docs/data/originals-conformance/Bolts-Swift-1.5.0.json"),
     ]
 
-    /// The clauses the originals were run on: every clause but the generated ones (`generated.*`), which came after
-    /// the recording (the page says so).
-    static let recordedClauses = Clause.all.filter { $0.programs == nil }
+    /// The clauses the originals were run on: every clause but the generated ones (`generated.*`) and the deep-chain
+    /// family (`swift.deepChain.settled`, `swift.deepChain.dropped`), which came after the recording (the page says
+    /// so).
+    static let recordedClauses = Clause.all.filter { $0.programs == nil && !$0.id.hasPrefix("swift.deepChain.") }
 
     @Test func rowsAreTheSuiteClauses() throws {
         let table = try MarkdownMatrix(file: Self.page, header: Self.header)
@@ -58,7 +59,10 @@ import Testing
         let page = try MarkdownMatrix(file: Self.page, header: Self.header)
         let readme = try MarkdownMatrix(file: Self.readme, header: Self.readmeHeader)
         for style in ["PromiseKitStyle", "BoltsStyle"] {
-            let recorded = Array(try readme.column(style).prefix(Self.recordedClauses.count))
+            let column = try readme.column(style)
+            let recorded = Clause.all.indices.filter { Self.recordedClauses.contains(Clause.all[$0]) }.map {
+                column[$0]
+            }
             let mismatches = page.mismatches(in: style, expected: recorded)
             #expect(mismatches.isEmpty, "\(Self.page), column \(style), against the README's: \(mismatches)")
         }

@@ -19,6 +19,9 @@ struct QueueBoxAdapter: ToyAdapter {
             "swift.deepChain":
                 "The toy frees a dropped pending chain by nested deinits (each box's handler holds the next box), "
                 + "which overflows the clause's 1 MiB stack. PMKBox's deinit releases a chain in a loop.",
+            "swift.deepChain.dropped":
+                "The same nested deinits, measured on the clause's large stack: the stack grows per link as an "
+                + "unsettled chain is freed.",
         ]
     }
 

@@ -21,6 +21,9 @@ struct ToyPromiseAdapter: ToyAdapter {
                 "The toy frees a dropped pending chain by nested deinits (each promise's observer holds the next "
                 + "promise), which overflows the clause's 1 MiB stack. FBLStyle releases the observers of a freed "
                 + "promise in a loop (InlineDrain).",
+            "swift.deepChain.dropped":
+                "The same nested deinits, measured on the clause's large stack: the stack grows per link as an "
+                + "unsettled chain is freed.",
         ]
     }
 

@@ -22,6 +22,12 @@ struct ToyTaskAdapter: ToyAdapter {
                 "The toy runs a chain of .immediate continuations as nested calls and frees a dropped pending chain "
                 + "by nested deinits: either overflows the clause's 1 MiB stack. BFTask's depth guard, trampoline and "
                 + "iterative release are what keep both off the stack.",
+            "swift.deepChain.settled":
+                "The toy runs a chain of continuations whose task completes inline as nested calls, measured on the "
+                + "clause's large stack: the stack grows per link. BFTask's depth guard and trampoline keep it flat.",
+            "swift.deepChain.dropped":
+                "The same nested calls and nested deinits, measured on the clause's large stack: the stack grows per "
+                + "link, settling or dropping a chain.",
         ]
     }
 

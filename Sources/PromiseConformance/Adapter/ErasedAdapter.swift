@@ -32,17 +32,11 @@ struct ErasedAdapter: Sendable {
     let any: @Sendable ([ErasedPromise]) -> ErasedPromise
     let cancellablePending: @Sendable () -> Cancellable
     let isCancellation: @Sendable (any Error) -> Bool
+    /// The adapter's ``PromiseAdapter/entryPoints``.
+    let entryPoints: [ErasedEntryPoint]
 
     init<A: PromiseAdapter>(_ adapter: A) {
         @Sendable func unwrapPromise(_ promise: ErasedPromise) -> A.Promise { promise.base as! A.Promise }
-        @Sendable func unwrapResult(_ result: HandlerResult<ErasedPromise>) -> HandlerResult<A.Promise> {
-            switch result {
-            case .fulfill(let value): return .fulfill(value)
-            case .reject(let error): return .reject(error)
-            case .adopt(let promise): return .adopt(promise.base as! A.Promise)
-            case .assimilate(let thenable): return .assimilate(thenable)
-            }
-        }
         name = adapter.name
         capabilities = adapter.capabilities
         deviations = adapter.deviations
@@ -54,18 +48,11 @@ struct ErasedAdapter: Sendable {
         }
         fulfilled = { ErasedPromise(base: adapter.fulfilled($0)) }
         rejected = { ErasedPromise(base: adapter.rejected($0)) }
-        then = { promise, queue, onFulfilled, onRejected in
-            var fulfilledHandler: (@Sendable (Sentinel) -> HandlerResult<A.Promise>)?
-            if let onFulfilled {
-                fulfilledHandler = { value in unwrapResult(onFulfilled(value)) }
-            }
-            var rejectedHandler: (@Sendable (any Error) -> HandlerResult<A.Promise>)?
-            if let onRejected {
-                rejectedHandler = { error in unwrapResult(onRejected(error)) }
-            }
-            let derived = adapter.then(
-                unwrapPromise(promise), on: queue, onFulfilled: fulfilledHandler, onRejected: rejectedHandler)
-            return ErasedPromise(base: derived)
+        then = Self.erased { adapter.then($0, on: $1, onFulfilled: $2, onRejected: $3) }
+        entryPoints = adapter.entryPoints.map {
+            ErasedEntryPoint(
+                name: $0.name, handlers: $0.handlers, results: $0.results, takesQueue: $0.takesQueue,
+                then: Self.erased($0.then))
         }
         assimilated = { ErasedPromise(base: adapter.assimilated($0)) }
         all = { promises, completion in adapter.all(promises.map(unwrapPromise), completion: completion) }
@@ -76,5 +63,30 @@ struct ErasedAdapter: Sendable {
             return (ErasedPromise(base: pending.promise), pending.fulfill, pending.cancel)
         }
         isCancellation = { adapter.isCancellation($0) }
+    }
+
+    /// `then`, a `then` of promises of `Promise`, over erased promises and handlers.
+    static func erased<Promise: Sendable>(
+        _ then: @escaping EntryPoint<Promise>.Then
+    ) -> @Sendable (ErasedPromise, DispatchQueue?, FulfilledHandler?, RejectedHandler?) -> ErasedPromise {
+        @Sendable func unwrapResult(_ result: HandlerResult<ErasedPromise>) -> HandlerResult<Promise> {
+            switch result {
+            case .fulfill(let value): return .fulfill(value)
+            case .reject(let error): return .reject(error)
+            case .adopt(let promise): return .adopt(promise.base as! Promise)
+            case .assimilate(let thenable): return .assimilate(thenable)
+            }
+        }
+        return { promise, queue, onFulfilled, onRejected in
+            var fulfilledHandler: (@Sendable (Sentinel) -> HandlerResult<Promise>)?
+            if let onFulfilled {
+                fulfilledHandler = { value in unwrapResult(onFulfilled(value)) }
+            }
+            var rejectedHandler: (@Sendable (any Error) -> HandlerResult<Promise>)?
+            if let onRejected {
+                rejectedHandler = { error in unwrapResult(onRejected(error)) }
+            }
+            return ErasedPromise(base: then(promise.base as! Promise, queue, fulfilledHandler, rejectedHandler))
+        }
     }
 }

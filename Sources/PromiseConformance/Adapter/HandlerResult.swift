@@ -15,3 +15,16 @@ public enum HandlerResult<Promise: Sendable>: Sendable {
     /// The suite only returns this from handlers when the adapter declares ``Capabilities/assimilation``.
     case assimilate(any Thenable)
 }
+
+extension HandlerResult {
+    /// The value to return, or the error to throw, from a library's closure that returns a value (`map`,
+    /// `continueWith`, `then { value -> Value }`), for an ``EntryPoint`` that declares ``ResultKinds/value`` and
+    /// ``ResultKinds/throw`` alone: the suite routes no other result through such a form.
+    public func value() throws -> Sentinel {
+        switch self {
+        case .fulfill(let value): return value
+        case .reject(let error): throw error
+        case .adopt, .assimilate: preconditionFailure("an entry point that returns a value cannot adopt")
+        }
+    }
+}

@@ -132,6 +132,12 @@ public protocol PromiseAdapter: Sendable {
     /// func lifetimeObject(of promise: Promise) -> AnyObject? { promise.future }
     /// ```
     func lifetimeObject(of promise: Promise) -> AnyObject?
+
+    /// Each public form of `then` users write besides the one ``then(_:on:onFulfilled:onRejected:)`` uses (Bolts'
+    /// `continueOnSuccessWith(.immediate)`, PromiseKit's `map`, Google Promises' `recover(on:)`, ...). Defaults to
+    /// none. The suite runs the deep-chain clauses, and the `then` clauses whose handlers fit, through each one; see
+    /// ``EntryPoint``.
+    var entryPoints: [EntryPoint<Promise>] { get }
 }
 
 extension PromiseAdapter {
@@ -143,6 +149,9 @@ extension PromiseAdapter {
 
     /// None.
     public var flakyDepartures: [String: String] { [:] }
+
+    /// None: the suite calls ``then(_:on:onFulfilled:onRejected:)`` alone.
+    public var entryPoints: [EntryPoint<Promise>] { [] }
 
     /// Settles a ``pending()`` promise.
     public func fulfilled(_ value: Sentinel) -> Promise {

@@ -85,7 +85,8 @@ public struct Clause: Sendable, Hashable, Identifiable, CustomStringConvertible 
 
     /// Every clause, Promises/A+ first in the spec's order, then the suite's own `swift.*` clauses.
     public static let all: [Clause] =
-        statesClauses + thenClauses + resolutionClauses + thenableClauses + swiftClauses + combinatorClauses
+        statesClauses + thenClauses + resolutionClauses + thenableClauses + swiftClauses + deepChainClauses
+        + combinatorClauses
         + cancellationClauses + generatedClauses(.standard)
 
     /// Whether the clause runs for an adapter that declares `capabilities`: it is meaningful in typed Swift, and the

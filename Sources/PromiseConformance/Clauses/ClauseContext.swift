@@ -42,6 +42,8 @@ final class ClauseContext: @unchecked Sendable {
     private let queues = Locked<[DispatchQueue]>([])
     /// The thread the clause body runs on (the context is made there): the only one whose waits the watchdog sees.
     private let thread = Thread.current
+    /// The entry point the body's `then` calls go through when they fit, while ``routing(through:_:_:)`` runs it.
+    private var route: (entry: ErasedEntryPoint, calls: RoutedCalls)?
 
     /// The deadline of the case running now (or, between cases, ``caseTimeout`` after the last one ended).
     var deadline: DispatchTime { progress.deadline }
@@ -88,6 +90,7 @@ final class ClauseContext: @unchecked Sendable {
             defer { caseName = outer }
             return try body()
         }
+        let name = route.map { "via \($0.entry.name): \(name)" } ?? name
         guard !skipping.contains(name), progress.start(name, deadline: .now() + caseTimeout) else { return }
         caseName = name
         let outcome: CaseResult.Outcome
@@ -131,8 +134,8 @@ final class ClauseContext: @unchecked Sendable {
     /// or a busy one gets more time while the work moves, and a hang still fails after ``caseTimeout`` without a step.
     /// `longest` bounds the whole wait, as a number of ``caseTimeout``s. All of it is one of the suite's own waits
     /// (``waiting(_:)``).
-    func waitWhileProgressing(
-        _ recorder: Recorder<Outcome>, _ what: String, of total: Int, longest: Int = 10, reached: () -> Int
+    func waitWhileProgressing<Event>(
+        _ recorder: Recorder<Event>, _ what: String, of total: Int, longest: Int = 10, reached: () -> Int
     ) throws {
         try waiting {
             let start = DispatchTime.now()
@@ -196,11 +199,30 @@ final class ClauseContext: @unchecked Sendable {
         }
     }
 
+    /// The adapter's `then`, or, while ``routing(through:_:_:)`` runs and the handlers given fit, the entry point's.
     func then(
         _ promise: ErasedPromise, on queue: DispatchQueue? = nil,
         onFulfilled: ErasedAdapter.FulfilledHandler? = nil, onRejected: ErasedAdapter.RejectedHandler? = nil
     ) -> ErasedPromise {
-        adapter.then(promise, queue, onFulfilled, onRejected)
+        if let (entry, calls) = route, queue == nil || entry.takesQueue {
+            var given: HandlerKinds = []
+            if onFulfilled != nil { given.insert(.onFulfilled) }
+            if onRejected != nil { given.insert(.onRejected) }
+            if given.isSubset(of: calls.handlers),
+                entry.fits(given, calls.results, same: calls.same, queue: entry.takesQueue)
+            {
+                return entry.then(promise, entry.takesQueue ? queue ?? .global() : nil, onFulfilled, onRejected)
+            }
+        }
+        return adapter.then(promise, queue, onFulfilled, onRejected)
+    }
+
+    /// Runs `body` with every `then` call whose handlers `calls` describes going through `entry` where it fits, and
+    /// each top-level case named "via NAME: case" (``Clause/routed(_:)``).
+    func routing(through entry: ErasedEntryPoint, _ calls: RoutedCalls, _ body: () throws -> Void) rethrows {
+        route = (entry, calls)
+        defer { route = nil }
+        try body()
     }
 
     /// Registers handlers that record what they see and pass it on unchanged.

@@ -89,7 +89,7 @@ let swiftClauses: [Clause] = [
             DispatchQueue.global().async { x.fulfill(Sentinel(2)) }
             try expectOn(seen, "the queue asked for")
         }
-    },
+    }.routed(RoutedCalls(handlers: [.onFulfilled, .onRejected], results: [.value, .throw, .adopt], same: false)),
     Clause(
         "swift.race", "exactly-once settlement under racing threads",
         "When fulfil and reject race from threads released together at a barrier, the promise settles once, and every "
@@ -383,7 +383,7 @@ let swiftClauses: [Clause] = [
             }
             try context.expectReleased(setUp())
         }
-    },
+    }.routed(RoutedCalls(handlers: [.onFulfilled, .onRejected], results: [.value, .throw], same: true)),
 ]
 
 /// The one case of `swift.race`.

@@ -268,7 +268,7 @@ let thenClauses: [Clause] = [
         cases: ClauseContext.eachWayCases("fulfilled")
     ) { context in
         try context.checkHandlerCalled(.fulfil(Sentinel(1)))
-    },
+    }.routed(RoutedCalls(handlers: .onFulfilled, results: .value, same: true)),
     Clause(
         "2.2.2.2", "onFulfilled not called early",
         "onFulfilled must not be called before the promise is fulfilled.",
@@ -293,7 +293,7 @@ let thenClauses: [Clause] = [
         cases: ClauseContext.eachWayCases("rejected")
     ) { context in
         try context.checkHandlerCalled(.reject(SentinelError(1)))
-    },
+    }.routed(RoutedCalls(handlers: .onRejected, results: .throw, same: true)),
     Clause(
         "2.2.3.2", "onRejected not called early",
         "onRejected must not be called before the promise is rejected.",
@@ -397,7 +397,7 @@ let thenClauses: [Clause] = [
             let derived = context.then(promise, onRejected: { _ in .fulfill(Sentinel(99)) })
             return { try context.expectOnly(context.observe(derived), .fulfilled(Sentinel(1)), "the derived promise") }
         }
-    },
+    }.routed(RoutedCalls(handlers: .onRejected, results: .value, same: false)),
     Clause(
         "2.2.7.4", "rejection passes through a missing onRejected",
         "If onRejected is missing and the promise is rejected, the derived promise is rejected with the same reason.",
@@ -410,5 +410,5 @@ let thenClauses: [Clause] = [
                 try context.expectOnly(context.observe(derived), .rejected(SentinelError(1)), "the derived promise")
             }
         }
-    },
+    }.routed(RoutedCalls(handlers: .onFulfilled, results: .value, same: false)),
 ]

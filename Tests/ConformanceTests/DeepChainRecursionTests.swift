@@ -1,0 +1,149 @@
+// The deep-chain clauses measure how deep a chain's settlement takes the stack, on a thread with a stack large enough
+// that no recursion crashes it: a promise that recurses once per link fails with the growth measured, whichever path
+// recurses (a pass-through, one entry point), and every run says the same.
+import BoltsStyle
+import FlawedPromises
+import PromiseConformance
+import PromiseStyleAdapters
+import TestSupport
+import Testing
+
+@Suite(.offThePool) struct DeepChainRecursion {
+    static let settled = Clause.named("swift.deepChain.settled")!
+
+    /// The failure message of `swift.deepChain.settled` over `adapter`, run in process; nil when it passed.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    static func failure(_ adapter: some PromiseAdapter) async -> String? {
+        let result = await Conformance.run(
+            adapter, clause: settled, timeout: .seconds(10 * TestEnvironment.limitScale), stress: false)
+        guard case .failed(let message) = result.status else { return nil }
+        return message
+    }
+
+    /// The clauses before the deep-chain family pass the flawed promises: none builds a chain through a pass-through
+    /// of a value or through an entry point.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test(arguments: ["swift.deepChain", "2.2.7.3", "2.2.7.4"])
+    func theClausesBeforeMissBoth(_ id: String) async throws {
+        let clause = try #require(Clause.named(id))
+        for adapter in [ErasedFlawed.passThrough, .entryPoint, .oldBolts] {
+            let result = await adapter.run(clause)
+            #expect(result.status == .passed, "\(adapter): \(result.status)")
+        }
+    }
+
+    /// A promise that passes a value it has no handler for on inside the parent's callback fails the case "no
+    /// handler for the outcome, fulfilled root" with the recursion measured, and no other case.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func aPassThroughThatRecursesFailsWithTheGrowthMeasured() async throws {
+        let message = try #require(await Self.failure(PassThroughRecursionAdapter()))
+        #expect(
+            message.hasPrefix(
+                "no handler for the outcome, fulfilled root: root settled last, default queue: "
+                    + "recursion per link: the stack grew"), "\(message)")
+        #expect(message.components(separatedBy: "; ").count == 1, "\(message)")
+        #expect(message.contains("a 512 KiB thread overflows at about"), "\(message)")
+        #expect(!message.contains("timed out"), "\(message)")
+    }
+
+    /// A promise whose `then` is right and whose second form, `thenInline`, runs handlers inside the parent's
+    /// callback fails through that entry point only.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func anEntryPointThatRecursesFailsNamingIt() async throws {
+        let message = try #require(await Self.failure(EntryPointRecursionAdapter()))
+        #expect(
+            message.hasPrefix("via thenInline: handlers return a value, fulfilled root: recursion per link"),
+            "\(message)")
+        #expect(!message.contains("root settled"), "the adapter's own then passes: \(message)")
+    }
+
+    /// The settlement path of issue 42's BoltsStyle defect, in small: its pass-through recurses through its one-handler forms only,
+    /// which the deep chains through its entry points show, from a rejected root past `onSuccess` and from a fulfilled
+    /// one past `onError`.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func theOldBoltsSettlementPathFailsThroughItsEntryPoints() async throws {
+        let message = try #require(await Self.failure(OldBoltsSettlementAdapter()))
+        #expect(
+            message.contains("via onSuccess: no handler for the outcome, rejected root: recursion per link"),
+            "\(message)")
+        #expect(
+            message.contains("via onError: no handler for the outcome, fulfilled root: recursion per link"),
+            "\(message)")
+        #expect(!message.contains("root settled"), "the adapter's own then passes: \(message)")
+    }
+
+    /// BoltsStyle passes a fault on through `continueOnSuccessWith` inside the parent's callback: its pass-through
+    /// recurses once per link, which only its entry points show (its adapter's `then` is `continueWithTask`).
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func boltsStylesPassThroughRecursesThroughItsEntryPoints() async throws {
+        let message = try #require(await Self.failure(BoltsStyleAdapter()))
+        #expect(
+            message.contains(
+                "via continueOnSuccessWith(.immediate): no handler for the outcome, rejected root: "
+                    + "recursion per link"), "\(message)")
+    }
+
+    /// A chain whose end has the wrong outcome is reported as that, not as a stall: the flaw that turns a rejection
+    /// into a fulfilment.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func aWrongEndIsReportedAsThat() async throws {
+        let message = try #require(await Self.failure(FlawedAdapter(flaw: .rejectionBecomesFulfilment)))
+        #expect(
+            message.contains(
+                "no handler for the outcome, rejected root: root settled last, default queue: expected the end of the "
+                    + "chain to be rejected like its root, but it was fulfilled"), "\(message)")
+        #expect(!message.contains("timed out") && !message.contains("recursion"), "\(message)")
+    }
+
+    /// The same failure in a child process as in this one: what crashed a child process and timed out or failed
+    /// otherwise in the older clause is measured here, the same way by every runner.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func aChildProcessReportsWhatThisOneDoes() async throws {
+        let isolated = await Conformance.runIsolated(
+            OldBoltsSettlementAdapter(), clause: Self.settled, timeout: .seconds(10 * TestEnvironment.limitScale))
+        guard case .failed(let childMessage) = isolated.status else {
+            Issue.record("expected a failure, got \(isolated.status)")
+            return
+        }
+        let message = try #require(await Self.failure(OldBoltsSettlementAdapter()))
+        let cases = { (text: String) in
+            text.components(separatedBy: "; ").map { $0.components(separatedBy: ": recursion")[0] }
+        }
+        #expect(cases(childMessage) == cases(message), "child: \(childMessage)\nhere: \(message)")
+        #expect(!childMessage.contains("crashed") && !childMessage.contains("timed out"), "\(childMessage)")
+    }
+
+    /// The same failure in every run: the measure is of the stack, not of time.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func theVerdictIsTheSameInEveryRun() async throws {
+        let first = try #require(await Self.failure(EntryPointRecursionAdapter()))
+        let second = try #require(await Self.failure(EntryPointRecursionAdapter()))
+        #expect(first.components(separatedBy: "; ").count == second.components(separatedBy: "; ").count)
+    }
+}
+
+/// The two flawed adapters, to run a clause over each.
+private enum ErasedFlawed: CustomStringConvertible {
+    case passThrough, entryPoint, oldBolts
+
+    var description: String {
+        switch self {
+        case .passThrough: "PassThroughRecursion"
+        case .entryPoint: "EntryPointRecursion"
+        case .oldBolts: "OldBoltsSettlement"
+        }
+    }
+
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    func run(_ clause: Clause) async -> ClauseResult {
+        let timeout = Duration.seconds(10 * TestEnvironment.limitScale)
+        return switch self {
+        case .passThrough:
+            await Conformance.run(PassThroughRecursionAdapter(), clause: clause, timeout: timeout, stress: false)
+        case .entryPoint:
+            await Conformance.run(EntryPointRecursionAdapter(), clause: clause, timeout: timeout, stress: false)
+        case .oldBolts:
+            await Conformance.run(OldBoltsSettlementAdapter(), clause: clause, timeout: timeout, stress: false)
+        }
+    }
+}
