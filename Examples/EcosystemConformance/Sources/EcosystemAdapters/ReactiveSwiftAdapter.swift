@@ -175,7 +175,7 @@ public struct ReactiveSwiftAdapter: PromiseAdapter, Codable {
 
     /// `producer`'s first event, replayed to every subscriber by `replayLazily(upTo: 1)`, and started once now so that
     /// the work runs (and its outcome is kept) whether or not anyone subscribes later.
-    private static func shared(_ producer: SignalProducer<Sentinel, any Error>) -> ReactivePromise {
+    static func shared(_ producer: SignalProducer<Sentinel, any Error>) -> ReactivePromise {
         let replayed = producer.take(first: 1).replayLazily(upTo: 1)
         replayed.start()
         return ReactivePromise(producer: replayed)
