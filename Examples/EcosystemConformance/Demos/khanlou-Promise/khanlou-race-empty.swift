@@ -1,7 +1,7 @@
 // demo-khanlou-race-empty: `Promises.race([])` stops the process. The work of the promise `race` returns starts with
 // `guard !promises.isEmpty else { fatalError() }` (`Promise+Extras.swift:74`), and that work runs later on a global
 // queue (`Promise.swift:173-181`), so the trap comes from another thread, after `race` has returned. Neither the doc
-// comment of `race` (`Promise+Extras.swift:60-71`) nor the README says that the array must not be empty; the suite
+// comment of `race` (`Promise+Extras.swift:64-71`) nor the README says that the array must not be empty; the suite
 // has no case for a race of nothing, so its `swift.combinator.race` cell cannot show this.
 import Dispatch
 import Foundation
