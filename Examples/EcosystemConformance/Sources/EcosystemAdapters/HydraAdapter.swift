@@ -71,7 +71,7 @@ public struct HydraAdapter: PromiseAdapter, Codable {
     public var capabilities: Capabilities { [.assimilation, .all, .race, .cancellation] }
 
     /// The Hydra context a handler runs in: the queue asked for, or the stand-in for `.main`.
-    private static func context(_ queue: DispatchQueue?) -> Context {
+    static func context(_ queue: DispatchQueue?) -> Context {
         .custom(queue: queue ?? hydraMainStandIn)
     }
 
@@ -128,7 +128,7 @@ public struct HydraAdapter: PromiseAdapter, Codable {
     }
 
     /// What a handler asked for, as the promise a Hydra `then` body returns (or throws).
-    private func hydraPromise(_ result: HandlerResult<HydraPromise>) throws -> HydraPromiseClass<Sentinel> {
+    func hydraPromise(_ result: HandlerResult<HydraPromise>) throws -> HydraPromiseClass<Sentinel> {
         switch result {
         case .fulfill(let value): return HydraPromiseClass(resolved: value)
         case .reject(let error): throw error

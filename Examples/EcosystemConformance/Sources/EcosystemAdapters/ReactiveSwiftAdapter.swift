@@ -66,10 +66,15 @@ public struct ReactiveSwiftAdapter: PromiseAdapter, Codable {
     /// Assimilation (through the suite's helper), `all` (`zip`) and `race` (`flatten(.race)`).
     public var capabilities: Capabilities { [.assimilation, .all, .race] }
 
-    /// Where ReactiveSwift departs from Promises/A+ by design, as the suite observed it (ReactiveSwift 7.2.1). Each
-    /// follows from one documented choice: with no scheduler, events are delivered synchronously, on the sender's
-    /// stack. The 2.2.4 case "then called inside a handler of the same rejected promise" is not declared: it traps
-    /// instead of running the handler synchronously (see the report).
+    /// Where ReactiveSwift departs from Promises/A+ by design, as the suite observed it (ReactiveSwift 7.2.1), and the
+    /// one rule the adapter cannot map onto it. The 2.2.4 cases and `swift.deepChain` follow from one documented choice:
+    /// with no scheduler, events are delivered synchronously, on the sender's stack. The 2.2.4 case "then called inside
+    /// a handler of the same rejected promise" is not declared: it traps instead of running the handler synchronously
+    /// (see the report). 2.3.1 is a misfit, not a departure of the library: it has no resolution procedure and a
+    /// producer has no identity, so "the derived promise itself" is the adapter's own construction (see the reason).
+    /// The order of handlers between subscribers is not promised (``subscriberOrder``): declared for the case of
+    /// `swift.concurrentRegistration` that shows it every time, and for the generated programs' 2.2.6.1 and 2.2.6.2;
+    /// the fixed 2.2.6 clauses are ``flakyDepartures``.
     public var deviations: [String: String] {
         let synchronous =
             "Documentation/APIContracts.md:172-181 ('Events are sent synchronously by default': 'A vanilla signal or "
@@ -84,6 +89,14 @@ public struct ReactiveSwiftAdapter: PromiseAdapter, Codable {
             + "observer is released (Sources/Signal.swift:80, Sources/Signal.Observer.swift:85-91) travels the "
             + "20,000 or 100,000 links on one stack, frame upon frame, and overflows the 1 MiB stack (SIGSEGV). The case "
             + "'on a serial queue', where each link hops through a QueueScheduler, passes."
+        let selfAdoption =
+            "Not a departure of ReactiveSwift but a misfit of the rule: ReactiveSwift has no resolution procedure, and "
+            + "a SignalProducer is 'a value type' with no identity (Documentation/APIContracts.md:259-260), so there is "
+            + "no promise 'resolved with itself' for it to detect. flatMap starts whatever producer its transform "
+            + "returns (Sources/Flatten.swift:330); the adapter's derived promise is a replayed producer, and handed "
+            + "back to its own flatMap it adds one more subscriber to its own replay state "
+            + "(Sources/SignalProducer.swift:2788-2789, :3023) and waits for its own first event. The cycle is the "
+            + "adapter's construction; detecting it would mean inventing in the adapter a rejection the library has not."
         return [
             "2.2.4#then on an already-fulfilled promise": synchronous,
             "2.2.4#handler registered on a pending promise, then fulfilled": synchronous,
@@ -91,6 +104,33 @@ public struct ReactiveSwiftAdapter: PromiseAdapter, Codable {
             "2.2.4#then on an already-rejected promise": synchronous,
             "2.2.4#handler registered on a pending promise, then rejected": synchronous,
             "swift.deepChain": deep,
+            "2.3.1": selfAdoption,
+            "generated#2.2.6.1": Self.subscriberOrder,
+            "generated#2.2.6.2": Self.subscriberOrder,
+            "swift.concurrentRegistration#registered while the promise is fulfilled": Self.subscriberOrder,
+        ]
+    }
+
+    /// Why the order of handlers on one promise is not ReactiveSwift's to keep: each handler is a subscriber of its
+    /// own, and the library promises an order to the observers of one signal, not between subscribers.
+    static let subscriberOrder =
+        "ReactiveSwift promises order within one signal: 'All observers of a signal see the same events in the same "
+        + "order' (Documentation/APIContracts.md:211-221), and replayLazily that 'all clients of this SignalProducer will "
+        + "see the same version of the emitted values/errors' (Sources/SignalProducer.swift:2730-2731). Each handler here "
+        + "is its own start of the replayed producer, and 'Each produced signal may send different events at different "
+        + "times' (Documentation/APIContracts.md:278-287): nothing orders one subscriber's delivery against another's. "
+        + "replayLazily caches the value and copies its subscriber list under its lock, then sends outside it "
+        + "(Sources/SignalProducer.swift:2773-2777, :3043); a subscriber that starts in between gets the cached value in "
+        + "its own start (:2995, :2809), ahead of earlier subscribers still waiting, when it wins that race."
+
+    /// Handler order between subscribers, which depends on a race (see ``subscriberOrder``): 2.2.6.1 and 2.2.6.2 fail
+    /// in some runs and pass in others. The same race in `swift.concurrentRegistration`'s case "registered while the
+    /// promise is fulfilled", where 400 registrations race the settlement, showed in every run and every one of 10
+    /// repetitions, so that case is a deviation (``deviations``), not a flaky departure.
+    public var flakyDepartures: [String: String] {
+        [
+            "2.2.6.1": Self.subscriberOrder,
+            "2.2.6.2": Self.subscriberOrder,
         ]
     }
 
@@ -175,7 +215,7 @@ public struct ReactiveSwiftAdapter: PromiseAdapter, Codable {
 
     /// `producer`'s first event, replayed to every subscriber by `replayLazily(upTo: 1)`, and started once now so that
     /// the work runs (and its outcome is kept) whether or not anyone subscribes later.
-    private static func shared(_ producer: SignalProducer<Sentinel, any Error>) -> ReactivePromise {
+    static func shared(_ producer: SignalProducer<Sentinel, any Error>) -> ReactivePromise {
         let replayed = producer.take(first: 1).replayLazily(upTo: 1)
         replayed.start()
         return ReactivePromise(producer: replayed)

@@ -12,7 +12,7 @@ private func whenAll(_ promises: [WhenPromiseClass<Sentinel>]) -> WhenPromiseCla
 
 /// The serial queue that stands in for `DispatchQueue.main`, When's default queue for a promise and for `then` and
 /// `recover` (`Sources/Promise.swift:34`, `:186`, `:246`), which the suite never serves.
-private let whenMainStandIn = DispatchQueue(label: "WhenAdapter.main-stand-in")
+let whenMainStandIn = DispatchQueue(label: "WhenAdapter.main-stand-in")
 
 /// When's `Promise` of a sentinel, in a wrapper the suite can pass between threads: the class is not declared
 /// `Sendable`.
