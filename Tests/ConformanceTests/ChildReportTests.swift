@@ -180,6 +180,31 @@ import Testing
         #expect(verdict(allPass, ["2.2.2.1": "slow"]) == .failed("declared deviation not observed (declared: slow)"))
     }
 
+    /// A case's declared deviation covers the case's runs through the adapter's entry points ("via NAME: case"): one
+    /// that fails there is the deviation observed, one that passes there is no problem, and a case run through an
+    /// entry point that has no declaration of its own still fails.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func aCaseDeviationCoversItsRunsThroughEntryPoints() {
+        let declared = ["2.2.2.1#eventually-fulfilled": "late"]
+        func verdict(_ results: [(String, CaseResult.Outcome)]) -> ClauseStatus {
+            Conformance.verdict(
+                Self.clause, deviations: declared, cases: results.map { CaseResult(name: $0, outcome: $1) },
+                outside: [])
+        }
+        let direct: [(String, CaseResult.Outcome)] = [
+            ("immediately-fulfilled", .passed), ("eventually-fulfilled", .failed("x")),
+        ]
+        #expect(
+            verdict(direct + [("via map(on: nil): eventually-fulfilled", .failed("y"))])
+                == .deviation("eventually-fulfilled: late (observed: eventually-fulfilled: x)"))
+        #expect(
+            verdict(direct + [("via map(on: nil): eventually-fulfilled", .passed)])
+                == .deviation("eventually-fulfilled: late (observed: eventually-fulfilled: x)"))
+        #expect(
+            verdict(direct + [("via map(on: nil): immediately-fulfilled", .failed("z"))])
+                == .failed("via map(on: nil): immediately-fulfilled: z"))
+    }
+
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func signalsSayWhatTheyMayMean() {
         #expect(Conformance.signalDescription(SIGSEGV).hasPrefix("signal \(SIGSEGV) (SIGSEGV): an invalid memory"))

@@ -38,7 +38,7 @@ import Dispatch
 /// A key is a clause id (`"2.3.1"`) for the whole clause, or a clause id, `#` and the name of one of its
 /// ``Clause/cases`` (`"2.2.4#then on an already-fulfilled promise"`) for that case alone. Prefer the narrower form:
 /// the clause's other cases still run and must pass, so a known difference in one case does not hide a regression in
-/// the others. Every key is checked (``Conformance/deviationErrors(_:)``): an unknown clause id or case name fails
+/// the others. A case's key also covers the case's runs through ``entryPoints`` ("via NAME: case"). Every key is checked (``Conformance/deviationErrors(_:)``): an unknown clause id or case name fails
 /// every clause with an error that names it, and `promise-conformance` refuses to run.
 ///
 /// ## Flaky departures

@@ -14,6 +14,13 @@ enum Deviation {
         return (String(key[..<index]), String(key[key.index(after: index)...]))
     }
 
+    /// The reason declared for `caseName` run through an entry point ("via NAME: case"): a case's deviation is the
+    /// implementation's, so it holds for every form of `then` the case runs through. Nil for a case run directly.
+    static func routedReason(_ caseName: String, in declared: [String: String]) -> String? {
+        guard caseName.hasPrefix("via ") else { return nil }
+        return declared.first { caseName.hasSuffix(": " + $0.key) }?.value
+    }
+
     /// The cases of `clause` that `deviations` declares one by one: case name → reason.
     static func cases(of clause: Clause, in deviations: [String: String]) -> [String: String] {
         var cases: [String: String] = [:]

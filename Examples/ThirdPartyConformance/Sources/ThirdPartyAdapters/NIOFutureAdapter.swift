@@ -118,6 +118,58 @@ public struct NIOFutureAdapter: PromiseAdapter, Codable {
         return promise.futureResult
     }
 
+    /// The other ways NIO's users chain a future, each a form of A+ `then` the suite also runs its chain clauses
+    /// through: `map` and `recover` (a value), `flatMapThrowing` and `flatMapErrorThrowing` (a value, or a thrown
+    /// error), `flatMap` and `flatMapError` (a future to follow, or one made of a value or an error). None takes a
+    /// queue: a callback runs on the future's event loop.
+    public var entryPoints: [EntryPoint<Promise>] {
+        let following: ResultKinds = [.value, .throw, .adopt, .assimilate]
+        return [
+            EntryPoint("map", handlers: .onFulfilled, results: .value) { promise, _, onFulfilled, _ in
+                promise.map { value in Self.plainValue(onFulfilled?(value), or: value) }
+            },
+            EntryPoint("flatMapThrowing", handlers: .onFulfilled, results: [.value, .throw]) {
+                promise, _, onFulfilled, _ in
+                promise.flatMapThrowing { value in try onFulfilled?(value).value() ?? value }
+            },
+            EntryPoint("flatMap", handlers: .onFulfilled, results: following) { promise, _, onFulfilled, _ in
+                let eventLoop = promise.eventLoop
+                return promise.flatMap { value in
+                    self.future(onFulfilled?(value) ?? .fulfill(value), eventLoop)
+                }
+            },
+            EntryPoint("recover", handlers: .onRejected, results: .value) { promise, _, _, onRejected in
+                promise.recover { error in
+                    guard let onRejected else { preconditionFailure("recover needs a handler") }
+                    return Self.plainValue(onRejected(error), or: nil)
+                }
+            },
+            EntryPoint("flatMapErrorThrowing", handlers: .onRejected, results: [.value, .throw]) {
+                promise, _, _, onRejected in
+                promise.flatMapErrorThrowing { error in
+                    guard let onRejected else { throw error }
+                    return try onRejected(error).value()
+                }
+            },
+            EntryPoint("flatMapError", handlers: .onRejected, results: following) { promise, _, _, onRejected in
+                let eventLoop = promise.eventLoop
+                return promise.flatMapError { error in self.future(onRejected?(error) ?? .reject(error), eventLoop) }
+            },
+        ]
+    }
+
+    /// The value a handler routed through `map` or `recover` returned (the suite routes only such handlers there),
+    /// or `fallback` when there is no handler.
+    private static func plainValue(_ result: HandlerResult<Promise>?, or fallback: Sentinel?) -> Sentinel {
+        switch result {
+        case .fulfill(let value): return value
+        case nil:
+            guard let fallback else { preconditionFailure("no handler and no value to pass on") }
+            return fallback
+        default: preconditionFailure("map and recover take handlers that return a value: \(String(describing: result))")
+        }
+    }
+
     /// `EventLoopFuture.whenAllSucceed(_:on:)`.
     public func all(_ promises: [Promise], completion: @escaping @Sendable (Result<[Sentinel], any Error>) -> Void) {
         EventLoopFuture.whenAllSucceed(promises, on: loop).whenComplete(completion)
