@@ -71,7 +71,8 @@ extension HydraAdapter {
 
     /// Hydra's `recover(in:_:)` (`Promise+Recover.swift:43-62`): `source.recover(in: context) { error in ... }`, the
     /// body returning a promise of the same type or throwing. Its derived promise is lazy: its body, which observes
-    /// `source`, runs once an operator is chained on it (the suite observes every promise through one).
+    /// `source`, runs only once an operator is chained on it, so a handler whose derived promise nothing observes is
+    /// never called (2.2.3.1 fails through it: docs/ecosystem-conformance.md, Hydra).
     ///
     /// - Handlers: onRejected only; a fulfilment passes through. A cancelled source cancels the derived promise and
     ///   calls no handler (`:58-60`), unlike the adapter's `then`, which hands a rejection handler
