@@ -8,6 +8,22 @@ import PromiseConformance
 /// `recover` and `recoverWith` (`Sources/BrightFutures/AsyncType+ResultType.swift`). A queue becomes
 /// `queue.context`; with none, `defaultContext()`, as in the adapter.
 extension BrightFuturesAdapter {
+    /// The four calls below, as ``PromiseAdapter/entryPoints``, for the suite to run its deep-chain clauses and the
+    /// `then` clauses whose handlers fit through each of them as well as through the adapter's `then`.
+    public var entryPoints: [EntryPoint<BrightFuture>] {
+        let adopting: ResultKinds = [.value, .throw, .adopt, .assimilate]
+        return [
+            EntryPoint("map(_:)", handlers: .onFulfilled, results: .value, takesQueue: true, then: mapEntry),
+            EntryPoint("flatMap(_:)", handlers: .onFulfilled, results: adopting, takesQueue: true, then: flatMapEntry),
+            EntryPoint(
+                "recover(context:).promoteError()", handlers: .onRejected, results: .value, takesQueue: true,
+                then: recoverEntry),
+            EntryPoint(
+                "recoverWith(context:)", handlers: .onRejected, results: adopting, takesQueue: true,
+                then: recoverWithEntry),
+        ]
+    }
+
     /// `map(_:f:)` (`AsyncType+ResultType.swift:100-110`): `future.map(context) { value in ... }`. The closure cannot
     /// throw or fail.
     ///

@@ -10,6 +10,23 @@ import class Task.Task
 /// these are the `Task` methods, which on Linux keep the upstream task's `cancel` (`map`, `recover`) or a
 /// cancellation token (`andThen`, `fallback`).
 extension DeferredAdapter {
+    /// The four calls below, as ``PromiseAdapter/entryPoints``, for the suite to run its deep-chain clauses and the
+    /// `then` clauses whose handlers fit through each of them as well as through the adapter's `then`.
+    public var entryPoints: [EntryPoint<DeferredTask>] {
+        let adopting: ResultKinds = [.value, .throw, .adopt, .assimilate]
+        return [
+            EntryPoint(
+                "map(upon:)", handlers: .onFulfilled, results: [.value, .throw], takesQueue: true, then: mapEntry),
+            EntryPoint(
+                "andThen(upon:)", handlers: .onFulfilled, results: adopting, takesQueue: true, then: andThenEntry),
+            EntryPoint(
+                "recover(upon:)", handlers: .onRejected, results: [.value, .throw], takesQueue: true, then: recoverEntry
+            ),
+            EntryPoint(
+                "fallback(upon:)", handlers: .onRejected, results: adopting, takesQueue: true, then: fallbackEntry),
+        ]
+    }
+
     /// `Task.map(upon:transform:)` (`Sources/Task/TaskMap.swift:40-60`): `task.map(upon: queue) { value in ... }`,
     /// the transform returning the next value or throwing. On Linux the new task is `Task(future, uponCancel: cancel)`
     /// (`:59`), which holds the upstream task.

@@ -7,6 +7,21 @@ import PromiseConformance
 /// chains in two steps (the outcome as a promise of a `Result`, then one promise-returning `then`), which a user does
 /// not write; these are one Hydra call per link.
 extension HydraAdapter {
+    /// The three calls below, as ``PromiseAdapter/entryPoints``, for the suite to run its deep-chain clauses and the
+    /// `then` clauses whose handlers fit through each of them as well as through the adapter's two-step `then`.
+    public var entryPoints: [EntryPoint<HydraPromise>] {
+        let adopting: ResultKinds = [.value, .throw, .adopt, .assimilate]
+        return [
+            EntryPoint(
+                "then(in:) { value in }", handlers: .onFulfilled, results: [.value, .throw], takesQueue: true,
+                then: valueThen),
+            EntryPoint(
+                "then(in:) { value -> Promise }", handlers: .onFulfilled, results: adopting, takesQueue: true,
+                then: oneStepThen),
+            EntryPoint("recover(in:)", handlers: .onRejected, results: adopting, takesQueue: true, then: recoverEntry),
+        ]
+    }
+
     /// Hydra's value-returning `then(in:_:)` (`Promise+Then.swift:48-62`): `source.then(in: context) { value in ... }`,
     /// the body returning the next value or throwing. Hydra makes it a promise-returning `then` (`:76-104`) whose
     /// derived promise keeps a body that captures `source`.
@@ -56,7 +71,8 @@ extension HydraAdapter {
 
     /// Hydra's `recover(in:_:)` (`Promise+Recover.swift:43-62`): `source.recover(in: context) { error in ... }`, the
     /// body returning a promise of the same type or throwing. Its derived promise is lazy: its body, which observes
-    /// `source`, runs once an operator is chained on it (the suite observes every promise through one).
+    /// `source`, runs only once an operator is chained on it, so a handler whose derived promise nothing observes is
+    /// never called (2.2.3.1 fails through it: docs/ecosystem-conformance.md, Hydra).
     ///
     /// - Handlers: onRejected only; a fulfilment passes through. A cancelled source cancels the derived promise and
     ///   calls no handler (`:58-60`), unlike the adapter's `then`, which hands a rejection handler

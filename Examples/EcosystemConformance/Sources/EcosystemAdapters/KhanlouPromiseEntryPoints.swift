@@ -9,6 +9,21 @@ import PromiseConformance
 /// one-handler calls. Not here: `catch(on:_:)` and `then(on:_:_:)`, which return the promise they are called on
 /// (`Promise.swift:239-255`), so a handler cannot change what the next link sees.
 extension KhanlouPromiseAdapter {
+    /// The three calls below, as ``PromiseAdapter/entryPoints``, for the suite to run its deep-chain clauses and the
+    /// `then` clauses whose handlers fit through each of them as well as through the adapter's `then`.
+    public var entryPoints: [EntryPoint<KhanlouPromise>] {
+        let adopting: ResultKinds = [.value, .throw, .adopt, .assimilate]
+        return [
+            EntryPoint(
+                "then(on:) { value in }", handlers: .onFulfilled, results: [.value, .throw], takesQueue: true,
+                then: valueThen),
+            EntryPoint(
+                "then(on:) { value -> Promise }", handlers: .onFulfilled, results: adopting, takesQueue: true,
+                then: promiseThen),
+            EntryPoint("recover(on:)", handlers: .onRejected, results: adopting, takesQueue: true, then: recoverEntry),
+        ]
+    }
+
     /// The value-returning `then(on:_:)` (`Promise.swift:221-229`, "roughly the equivalent of a traditional
     /// `map()`"): `promise.then(on: queue) { value in ... }`, returning the next value or throwing. The library makes
     /// it the promise-returning `then`.

@@ -9,6 +9,23 @@ import PromiseConformance
 /// `observe(on: QueueScheduler(targeting: queue))` before the operator; with none, events are delivered synchronously,
 /// ReactiveSwift's default.
 extension ReactiveSwiftAdapter {
+    /// The four operators below, as ``PromiseAdapter/entryPoints``, for the suite to run its deep-chain clauses and
+    /// the `then` clauses whose handlers fit through each of them as well as through the adapter's `then`.
+    public var entryPoints: [EntryPoint<ReactivePromise>] {
+        let adopting: ResultKinds = [.value, .throw, .adopt, .assimilate]
+        return [
+            EntryPoint("map(_:)", handlers: .onFulfilled, results: .value, takesQueue: true, then: mapEntry),
+            EntryPoint(
+                "attemptMap(_:)", handlers: .onFulfilled, results: [.value, .throw], takesQueue: true,
+                then: attemptMapEntry),
+            EntryPoint(
+                "flatMap(.concat, _:)", handlers: .onFulfilled, results: adopting, takesQueue: true, then: flatMapEntry),
+            EntryPoint(
+                "flatMapError(_:)", handlers: .onRejected, results: adopting, takesQueue: true,
+                then: flatMapErrorEntry),
+        ]
+    }
+
     /// `map(_:)` (`Sources/SignalProducer.swift:924-926`): `producer.map { value in ... }`. The transform cannot fail.
     ///
     /// - Handlers: onFulfilled only; a failure passes through.

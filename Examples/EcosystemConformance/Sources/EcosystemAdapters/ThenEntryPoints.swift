@@ -7,6 +7,17 @@ import Then
 /// a new `Promise()` from `then { }.onError { }`; these return the promise Then's own call returns. Then has no
 /// queues, so none of them takes one: a handler runs where Then runs its block.
 extension ThenAdapter {
+    /// The three calls below, as ``PromiseAdapter/entryPoints``, for the suite to run its deep-chain clauses and the
+    /// `then` clauses whose handlers fit through each of them as well as through the adapter's `then`.
+    public var entryPoints: [EntryPoint<ThenPromise>] {
+        let adopting: ResultKinds = [.value, .throw, .adopt, .assimilate]
+        return [
+            EntryPoint("then { value in }", handlers: .onFulfilled, results: .value, then: valueThen),
+            EntryPoint("then { value -> Promise }", handlers: .onFulfilled, results: adopting, then: promiseThen),
+            EntryPoint("recover { error -> Promise }", handlers: .onRejected, results: adopting, then: recoverEntry),
+        ]
+    }
+
     /// The value-returning `then(_:)` (`Sources/Then/Promise+Then.swift:13-17`): `promise.then { value in ... }`. Its
     /// block cannot throw.
     ///

@@ -8,6 +8,19 @@ import When
 /// (`Sources/Promise.swift:192-203`, `:255-268`): those need no variant here. With both handlers it chains three
 /// calls through a `Result`, which a user does not write.
 extension WhenAdapter {
+    /// The two calls below, as ``PromiseAdapter/entryPoints``, for the suite to run its deep-chain clauses and the
+    /// `then` clauses whose handlers fit through each of them as well as through the adapter's `then`.
+    public var entryPoints: [EntryPoint<WhenPromise>] {
+        [
+            EntryPoint(
+                "then(on:) { value in }", handlers: .onFulfilled, results: [.value, .throw], takesQueue: true,
+                then: valueThen),
+            EntryPoint(
+                "recover(on:) { error in }", handlers: .onRejected, results: [.value, .throw], takesQueue: true,
+                then: valueRecover),
+        ]
+    }
+
     /// The value-returning `then(on:_:)` (`Sources/Promise.swift:186-190`): `promise.then(on: queue) { value in ... }`,
     /// returning the next value or throwing.
     ///
