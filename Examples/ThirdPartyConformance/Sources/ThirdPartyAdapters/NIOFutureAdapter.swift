@@ -51,6 +51,7 @@ public struct NIOFutureAdapter: PromiseAdapter, Codable {
                 + "show and the fixed 2.2.6 cases never do.",
             "generated#2.2.6.2": nested + " The same order for onRejected handlers (A, C, B).",
             "swift.deepChain#an unsettled chain dropped": leak,
+            "swift.deepChain.dropped#an unsettled chain dropped": leak,
             "swift.release#a pending promise nothing holds": leak,
         ]
     }

@@ -51,6 +51,7 @@ public struct SwiftTaskAdapter: PromiseAdapter, Codable {
                 "stdlib/public/Concurrency/Task.cpp: no cycle detection, a task that awaits its own value joins its "
                 + "own wait queue and is never resumed.",
             "swift.deepChain#an unsettled chain dropped": selfHeld,
+            "swift.deepChain.dropped#an unsettled chain dropped": selfHeld,
             "swift.release#a pending promise nothing holds": selfHeld,
             "swift.combinator.all#one input rejects while others are pending": structured,
             "swift.combinator.all#the first of two rejections wins": structured,
