@@ -38,9 +38,23 @@ extension Result {
     @inlinable public init<E: Error>(_ result: Swift.Result<T, E>) {
         switch result {
         case .success(let value): self = .fulfilled(value)
-        case .failure(let error): self = .rejected(error)
+        case .failure(let error): self = .rejected(anyError(error))
         }
     }
+}
+
+/// `error` as an `any Error`, without boxing it again when it already is one.
+///
+/// Converting a value of a generic `E: Error` to `any Error` boxes it; when `E` is `any Error` itself (a
+/// `Swift.Result<T, any Error>`, the common case), the new box holds the old one, so each conversion nests the error
+/// one box deeper. A chain that converts a rejection once per link (a thenable reporting a `Swift.Result`, say) then
+/// ends with an error nested once per link, and every dynamic cast of it (`isCancelled`, which `recover` and `catch`
+/// ask for under the default policy, or a user's `catch let error as MyError`) unwraps the boxes in one recursive
+/// runtime call per box: the stack grows per link, and a long chain overflows it. When `E` is `any Error` the value
+/// already is the existential, so it is returned as it is.
+@inlinable func anyError<E: Error>(_ error: E) -> any Error {
+    if E.self == (any Error).self { return unsafeBitCast(error, to: (any Error).self) }
+    return error
 }
 
 extension Swift.Result where Failure == Error {
