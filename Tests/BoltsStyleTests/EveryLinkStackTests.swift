@@ -76,7 +76,7 @@ struct EveryLinkStackTests {
         keep: { $0.place != .mainThread || $0.timing == .never || !linksRunClosures($0) })
 
     @Test(arguments: combinations)
-    func chainCompletesOnASmallStack(_ combination: Combination) {
+    func chainCompletesOnASmallStack(_ combination: Combination) async {
         let expected: String
         switch (combination.timing, combination.root) {
         case (.never, _): expected = SmallStackChain.freed
@@ -84,7 +84,7 @@ struct EveryLinkStackTests {
         case (_, .error): expected = "error 7"
         case (_, .cancelled), (_, .tokenCancelled): expected = "cancelled"
         }
-        let end = SmallStackThread.run {
+        let end = await SmallStackThread.run {
             let executor = combination.place.make()
             let tokens = BFCancellationTokenSource()
             let token = combination.root == .tokenCancelled ? tokens.token : nil

@@ -50,14 +50,14 @@ struct EveryLinkStackTests {
         keep: { $0.place != .conventionalDefault || $0.timing == .never })
 
     @Test(arguments: combinations)
-    func chainCompletesOnASmallStack(_ combination: Combination) {
+    func chainCompletesOnASmallStack(_ combination: Combination) async {
         let expected: String
         switch (combination.timing, combination.root) {
         case (.never, _): expected = SmallStackChain.freed
         case (_, .fulfilled): expected = "fulfilled 7"
         case (_, .rejected): expected = "rejected 7"
         }
-        let end = SmallStackThread.run {
+        let end = await SmallStackThread.run {
             let queue = combination.place.queue
             return SmallStackChain.run(
                 combination.timing, length: Self.length,

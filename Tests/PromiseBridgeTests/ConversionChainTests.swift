@@ -34,8 +34,8 @@ struct ConversionChainTests {
     }
 
     @Test(arguments: lines)
-    func lineCompletesOnASmallStack(_ line: Line) {
-        let result = SmallStackThread.run { Self.run(line) }
+    func lineCompletesOnASmallStack(_ line: Line) async {
+        let result = await SmallStackThread.run { Self.run(line) }
         #expect(result == (line.timing == "never settled" ? "freed" : "\(line.outcome.testDescription) 7"))
     }
 

@@ -72,7 +72,7 @@ struct EveryLinkStackTests {
         keep: { $0.place != .conventionalDefault || $0.timing == .never || !handlersHop($0) })
 
     @Test(arguments: combinations)
-    func chainCompletesOnASmallStack(_ combination: Combination) {
+    func chainCompletesOnASmallStack(_ combination: Combination) async {
         let expected: String
         switch (combination.timing, combination.root) {
         case (.never, _): expected = SmallStackChain.freed
@@ -80,7 +80,7 @@ struct EveryLinkStackTests {
         case (_, .rejected): expected = "rejected 7"
         case (_, .cancelled): expected = "cancelled"
         }
-        let end = SmallStackThread.run {
+        let end = await SmallStackThread.run {
             let queue = combination.place.queue
             if combination.link.isGuarantee {
                 return SmallStackChain.run(

@@ -33,9 +33,9 @@ struct SwiftResultErrorTests {
 
     /// A chain of ``TestEnvironment/smallStackChainLength`` `recover(on: nil)` links, each handler rejecting its
     /// promise through `seal.resolve(Swift.Result<Int, any Error>)`, rejected at the root on a 512 KiB thread.
-    @Test func aRejectionConvertedAtEveryLinkSettlesALongChainOnASmallStack() {
+    @Test func aRejectionConvertedAtEveryLinkSettlesALongChainOnASmallStack() async {
         let length = TestEnvironment.smallStackChainLength
-        let end = SmallStackThread.run { () -> String in
+        let end = await SmallStackThread.run { () -> String in
             let (root, resolver) = Promise<Int>.pending()
             var last = root
             for _ in 0..<length {
