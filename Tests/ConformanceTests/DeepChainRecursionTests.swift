@@ -22,8 +22,17 @@ import Testing
 
     /// The clauses before the deep-chain family pass the flawed promises: none builds a chain through a pass-through
     /// of a value or through an entry point.
+    ///
+    /// Not under a sanitizer: it checks a verdict, which the plain run checks every time, and `swift.deepChain` builds
+    /// 120,000 promises per flawed promise, which under the thread sanitizer ran past the case's limit (a clean-clone
+    /// CI run: "an unsettled chain dropped: timed out after 100.0 seconds").
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-    @Test(arguments: ["swift.deepChain", "2.2.7.3", "2.2.7.4"])
+    @Test(
+        .disabled(
+            if: TestEnvironment.isThreadSanitized || TestEnvironment.isAddressSanitized,
+            "a verdict, checked by the plain run; the old clause's 120,000 promises outlast its limit under a sanitizer"
+        ),
+        arguments: ["swift.deepChain", "2.2.7.3", "2.2.7.4"])
     func theClausesBeforeMissBoth(_ id: String) async throws {
         let clause = try #require(Clause.named(id))
         for adapter in [ErasedFlawed.passThrough, .entryPoint, .oldBolts] {
