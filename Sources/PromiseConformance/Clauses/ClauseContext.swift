@@ -90,7 +90,7 @@ final class ClauseContext: @unchecked Sendable {
             defer { caseName = outer }
             return try body()
         }
-        let name = route.map { "via \($0.entry.name): \(name)" } ?? name
+        let name = route.map { RoutedCaseName.of(name, via: $0.entry.name) } ?? name
         guard !skipping.contains(name), progress.start(name, deadline: .now() + caseTimeout) else { return }
         caseName = name
         let outcome: CaseResult.Outcome

@@ -185,7 +185,7 @@ extension ClauseContext {
     /// Runs `body` as a top-level case "via NAME: case", `case` run through the entry point named NAME: the name
     /// the routed `then` clauses give their cases too (``Clause/routed(_:)``).
     func inCase(_ name: String, via entry: ErasedEntryPoint, _ body: () throws -> Void) throws {
-        try inCase("via \(entry.name): \(name)", body)
+        try inCase(RoutedCaseName.of(name, via: entry.name), body)
     }
 }
 

@@ -7,11 +7,27 @@ struct RoutedCalls: Sendable {
     let same: Bool
 }
 
+/// The name of a top-level case run through an entry point, "via NAME: case": the routed `then` clauses and the
+/// deep-chain clauses name their cases so, and a deviation declared for the case covers them
+/// (``Deviation/routedReason(_:in:)``).
+enum RoutedCaseName {
+    /// `caseName` run through the entry point named `entryName`.
+    static func of(_ caseName: String, via entryName: String) -> String {
+        "via \(entryName): \(caseName)"
+    }
+
+    /// Whether `name` is `caseName` run through some entry point.
+    static func isRouted(_ name: String, from caseName: String) -> Bool {
+        name.hasPrefix("via ") && name.hasSuffix(": \(caseName)")
+    }
+}
+
 extension Clause {
     /// This clause, whose body then runs again through each of the adapter's entry points that some of `calls` fit
-    /// (those that give the handlers it takes), each time with its top-level cases named "via NAME: case": every `then` call of the body whose handlers fit goes
-    /// through the entry point (a call without a queue gets a global one when the entry point takes a queue), and
-    /// the others through the adapter's `then`.
+    /// (those that give the handlers it takes), each time with its top-level cases named "via NAME: case"
+    /// (``RoutedCaseName``): every `then` call of the body whose handlers fit goes through the entry point (a call
+    /// without a queue gets a global one when the entry point takes a queue), and the others through the adapter's
+    /// `then`.
     func routed(_ calls: RoutedCalls) -> Clause {
         let body = body
         return Clause(

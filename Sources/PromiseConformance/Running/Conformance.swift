@@ -188,8 +188,9 @@ public enum Conformance {
         var observed: [String: String] = [:]
         var deviated: [String] = []
         for result in cases {
-            let routedReason = declared[result.name] == nil ? Deviation.routedReason(result.name, in: declared) : nil
-            let reason = declared[result.name] ?? routedReason
+            let direct = declared[result.name]
+            let routedReason = direct == nil ? Deviation.routedReason(result.name, in: declared) : nil
+            let reason = direct ?? routedReason
             switch (result.outcome, reason) {
             case (.passed, nil):
                 break

@@ -17,8 +17,7 @@ enum Deviation {
     /// The reason declared for `caseName` run through an entry point ("via NAME: case"): a case's deviation is the
     /// implementation's, so it holds for every form of `then` the case runs through. Nil for a case run directly.
     static func routedReason(_ caseName: String, in declared: [String: String]) -> String? {
-        guard caseName.hasPrefix("via ") else { return nil }
-        return declared.first { caseName.hasSuffix(": " + $0.key) }?.value
+        declared.first { RoutedCaseName.isRouted(caseName, from: $0.key) }?.value
     }
 
     /// The cases of `clause` that `deviations` declares one by one: case name → reason.
