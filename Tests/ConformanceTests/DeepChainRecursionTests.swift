@@ -3,10 +3,11 @@
 // recurses (a pass-through, one entry point), and every run says the same.
 import BoltsStyle
 import FlawedPromises
-import PromiseConformance
 import PromiseStyleAdapters
 import TestSupport
 import Testing
+
+@testable import PromiseConformance
 
 @Suite(.offThePool) struct DeepChainRecursion {
     static let settled = Clause.named("swift.deepChain.settled")!
@@ -153,4 +154,53 @@ private enum ErasedFlawed: CustomStringConvertible {
             await Conformance.run(OldBoltsSettlementAdapter(), clause: clause, timeout: timeout, stress: false)
         }
     }
+}
+
+/// A reason that reaches the end of a chain nested once per link is reported with its boxes counted, before any cast
+/// of it recurses through them (ErrorBoxes).
+@Suite(.offThePool) struct ReboxedReasons {
+    /// The rejected roots fail with the reason's boxes counted: 251 for the first chain of 250 links, the suite's own
+    /// handler on the end adding one, since it registers through the adapter's `then` too. The fulfilled ones pass.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func aReasonReboxedPerLinkIsReportedNotCrashed() async throws {
+        let message = try #require(await DeepChainRecursion.failure(ReboxingAdapter()))
+        let cases = message.components(separatedBy: "; ")
+        #expect(cases.allSatisfy { $0.contains("rejected root: root settled last, default queue: ") }, "\(message)")
+        #expect(
+            cases.contains {
+                $0.hasPrefix(
+                    "no handler for the outcome, rejected root: root settled last, default queue: the end of the "
+                        + "chain was rejected with a reason nested in 251 boxes of `any Error` (more than "
+                        + "\(ErrorBoxes.limit)):")
+            }, "\(message)")
+        #expect(!cases.contains { $0.contains("fulfilled root") }, "\(message)")
+        #expect(!message.contains("crashed") && !message.contains("timed out"), "\(message)")
+    }
+
+    /// The count is exact, takes no cast, and sees through no box that is not there.
+    @Test func theBoxesAreCounted() {
+        struct Failure: Error {}
+        #expect(ErrorBoxes.count(Failure()) == 0)
+        var error: any Error = Failure()
+        for _ in 0..<1_000 { error = NestingBox<any Error>(error).erased }
+        #expect(ErrorBoxes.count(error) == 1_000)
+        #expect(ErrorBoxes.excess(Failure(), in: "it") == nil)
+    }
+
+    /// The limit the article states is the code's.
+    @Test func theArticleStatesTheLimit() throws {
+        let article = try String(
+            contentsOf: SampleRegions.packageRoot.appendingPathComponent(
+                "Sources/PromiseConformance/PromiseConformance.docc/TestingYourPromise.md"),
+            encoding: .utf8)
+        let stated = "nested in more than \(ErrorBoxes.limit) boxes of `any Error`"
+        #expect(article.contains(stated), "the article should say: \(stated)")
+    }
+}
+
+/// Puts an `any Error` in a new box (the type parameter spelled out, so that nothing opens the existential).
+private struct NestingBox<Failure: Error> {
+    let error: Failure
+    init(_ error: Failure) { self.error = error }
+    var erased: any Error { error }
 }

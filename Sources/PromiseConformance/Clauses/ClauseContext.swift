@@ -249,6 +249,13 @@ final class ClauseContext: @unchecked Sendable {
         try expect(seen.same(as: expected), "expected \(what) to be \(expected), but it was \(seen)")
     }
 
+    /// Fails when `seen` is a rejection whose reason is nested in more than ``ErrorBoxes/limit`` boxes: casting it
+    /// would recurse once per box (``ErrorBoxes``). The deep-chain clauses call it on a chain's end before they compare
+    /// it; the other clauses' chains are a few links long, and a reason nested a few boxes deep is still the reason.
+    func expectCastable(_ seen: Outcome, _ what: String) throws {
+        if case .rejected(let error) = seen, let excess = ErrorBoxes.excess(error, in: what) { throw failure(excess) }
+    }
+
     /// Checks that `promise` ends fulfilled with `value` (its first outcome).
     func expectFulfilled(_ promise: ErasedPromise, with value: Sentinel, _ what: String = "the promise") throws {
         try expect(observe(promise), .fulfilled(value), what)

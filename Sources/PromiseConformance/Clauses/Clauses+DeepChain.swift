@@ -65,7 +65,8 @@ extension ClauseContext {
         let kept = Locked<[ErasedPromise]>([])
         defer { kept.withLock { $0 = [] } }
         let depth = try DeepStackThread().run(
-            "the chain to be built and settled", in: self, measured: measured, reached: { reached.withLock { $0 } },
+            "the chain to be built and settled", in: self, measured: measured, of: length,
+            reached: { min(length, reached.withLock { $0 } * spacing) },
             body: { [self] in
                 let start = root.start(adapter)
                 if settledFirst { start.settle() }
@@ -140,8 +141,8 @@ extension ClauseContext {
         let watched = Locked<[(String, WeakBox)]>([])
         // Builds the chain, settles it when `settled`, and drops it on returning.
         let depth = try DeepStackThread().run(
-            "the chain to be built and dropped", in: self, measured: measured,
-            reached: { freed.withLock { $0 } / spacing },
+            "the chain to be built and dropped", in: self, measured: measured, of: length,
+            reached: { freed.withLock { $0 } },
             body: { [self] in
                 let start = root.start(adapter)
                 var last = start.promise

@@ -26,11 +26,12 @@ final class DeepStackThread: @unchecked Sendable {
     var isCurrent: Bool { thread.withLock { $0 } === Thread.current }
 
     /// Runs `body` on a new thread with a ``stackSize`` stack and waits for it, for as long as `context` allows while
-    /// `reached()` grows (``ClauseContext/waitWhileProgressing(_:_:of:longest:reached:)``); the case fails with "timed
-    /// out waiting for `what`" when it does not end in time. Returns the most stack `body` used when `measured`
+    /// `reached()`, the links of `total` the chain has passed, grows
+    /// (``ClauseContext/waitWhileProgressing(_:_:of:longest:reached:)``); the case fails with "timed out waiting for
+    /// `what`", saying how many of the `total` links were passed, when it does not end in time. Returns the most stack `body` used when `measured`
     /// (``measuringDepth(_:)``), 0 otherwise.
     func run(
-        _ what: String, in context: ClauseContext, measured: Bool, reached: () -> Int,
+        _ what: String, in context: ClauseContext, measured: Bool, of total: Int, reached: () -> Int,
         body: @escaping @Sendable () -> Void
     ) throws -> Int {
         let done = Recorder<Int>()
@@ -43,7 +44,7 @@ final class DeepStackThread: @unchecked Sendable {
         }
         started.stackSize = Self.stackSize
         started.start()
-        try context.waitWhileProgressing(done, what, of: 1, reached: reached)
+        try context.waitWhileProgressing(done, what, of: total, reached: reached)
         return done.snapshot[0]
     }
 

@@ -67,10 +67,13 @@ public struct ReactiveSwiftAdapter: PromiseAdapter, Codable {
     public var capabilities: Capabilities { [.assimilation, .all, .race] }
 
     /// Where ReactiveSwift departs from Promises/A+ by design, as the suite observed it (ReactiveSwift 7.2.1), and the
-    /// one rule the adapter cannot map onto it. The 2.2.4 cases and `swift.deepChain` follow from one documented choice:
-    /// with no scheduler, events are delivered synchronously, on the sender's stack. The 2.2.4 case "then called inside
-    /// a handler of the same rejected promise" is not declared: it traps instead of running the handler synchronously
-    /// (see the report). 2.3.1 is a misfit, not a departure of the library: it has no resolution procedure and a
+    /// one rule the adapter cannot map onto it. The 2.2.4 cases, `swift.deepChain`, `swift.deepChain.dropped` and the
+    /// fulfilled-root cases of `swift.deepChain.settled` follow from one documented choice: with no scheduler, events
+    /// are delivered synchronously, on the sender's stack. The 2.2.4 case "then called inside a handler of the same
+    /// rejected promise" is not declared: it traps instead of running the handler synchronously (see the report). Nor
+    /// are the rejected-root cases of `swift.deepChain.settled`: a signal keeps its failure as `Swift.Error`, which
+    /// boxes an error of type `Swift.Error` once more per signal, so the end of a chain gets its reason nested
+    /// thousands of boxes deep (`Demos/ReactiveSwift/error-boxes.swift`). 2.3.1 is a misfit, not a departure of the library: it has no resolution procedure and a
     /// producer has no identity, so "the derived promise itself" is the adapter's own construction (see the reason).
     /// The order of handlers between subscribers is not promised (``subscriberOrder``): declared for the case of
     /// `swift.concurrentRegistration` that shows it every time, and for the generated programs' 2.2.6.1 and 2.2.6.2;
@@ -97,7 +100,25 @@ public struct ReactiveSwiftAdapter: PromiseAdapter, Codable {
             + "back to its own flatMap it adds one more subscriber to its own replay state "
             + "(Sources/SignalProducer.swift:2788-2789, :3023) and waits for its own first event. The cycle is the "
             + "adapter's construction; detecting it would mean inventing in the adapter a rejection the library has not."
+        let deepSettled =
+            "Documentation/APIContracts.md:172-181 (events are sent synchronously by default): through the adapter's "
+            + "then with no queue, each link observes the previous link's replayed producer, so the root's value "
+            + "reaches the end of the chain inside send (Sources/Signal.swift:123, Sources/SignalProducer.swift:2777), "
+            + "one nested delivery per link, about 7 KB of stack a link in a debug build. The ways on a serial queue, "
+            + "where each link hops through a QueueScheduler, are not reached: the first failing way ends the case. "
+            + "The rejected roots are not declared: they fail on the reason's boxes (Demos/ReactiveSwift/error-boxes.swift)."
+        let deepDropped =
+            "Documentation/APIContracts.md:172-181 (events are sent synchronously by default): dropping an unsettled "
+            + "chain releases the pipe's input observer, which sends interrupted (Sources/Signal.swift:80, "
+            + "Sources/Signal.Observer.swift:85-91) through every link on one stack, and settling a chain (this clause "
+            + "measures the settlement with the release) delivers synchronously the same way; the clause builds its "
+            + "chains with no queue, through the adapter's then and through each entry point."
         return [
+            "swift.deepChain.settled#handlers return a value, fulfilled root": deepSettled,
+            "swift.deepChain.settled#handlers return a settled promise, fulfilled root": deepSettled,
+            "swift.deepChain.settled#handlers return a thenable, fulfilled root": deepSettled,
+            "swift.deepChain.settled#no handler for the outcome, fulfilled root": deepSettled,
+            "swift.deepChain.dropped": deepDropped,
             "2.2.4#then on an already-fulfilled promise": synchronous,
             "2.2.4#handler registered on a pending promise, then fulfilled": synchronous,
             "2.2.4#then called inside a handler of the same fulfilled promise": synchronous,
