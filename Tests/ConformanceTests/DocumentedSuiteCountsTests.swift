@@ -1,0 +1,90 @@
+// The counts the documentation states about the suite (the flawed promises, the clauses the sample adapter leaves not
+// applicable, the summary lines) are the code's: each is computed here from the clauses, the adapters' declarations
+// and the flaws, and looked for in the document's text, whose line breaks are read as spaces.
+import FlawedPromises
+import Foundation
+import PromiseConformance
+import PromiseStyleAdapters
+import TestSupport
+import Testing
+
+@Suite struct DocumentedSuiteCounts {
+    static let article = "Sources/PromiseConformance/PromiseConformance.docc/TestingYourPromise.md"
+    static let readme = "README.md"
+
+    /// The document's text with every run of whitespace (line breaks included) read as one space.
+    static func text(_ file: String) throws -> String {
+        let raw = try String(
+            contentsOf: SampleRegions.packageRoot.appendingPathComponent(file), encoding: .utf8)
+        return raw.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// A count as the documents spell it: a word up to twenty, digits beyond.
+    static func spelled(_ count: Int) -> String {
+        let words = [
+            "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+            "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+        ]
+        return count < words.count ? words[count] : "\(count)"
+    }
+
+    /// The summary line the matrix prints for `adapter` when every clause ends as it declares: the cells of
+    /// `OriginalsConformance.declaredCell`, counted.
+    static func declaredSummary(_ adapter: any PromiseAdapter) -> String {
+        let cells = Clause.all.map { OriginalsConformance.declaredCell(adapter, $0) }
+        let count = { (cell: String) in cells.count { $0 == cell } }
+        return "\(adapter.name): \(count("pass")) passed, 0 failed, \(count("deviation")) deviations, "
+            + "\(count("n/a")) not applicable"
+    }
+
+    /// The README and the article count the broken promises the teeth tests plug in.
+    @Test func theBrokenPromisesAreCounted() throws {
+        let count = Self.spelled(Flaw.allCases.count)
+        #expect(
+            try Self.text(Self.readme).contains("the suite's own tests plug in \(count) deliberately broken promises"),
+            "\(Self.readme) should say \(count)")
+        #expect(
+            try Self.text(Self.article).contains("The suite's tests run \(count) deliberately broken promises"),
+            "\(Self.article) should say \(count)")
+    }
+
+    /// The article's count of the clauses the minimal sample's adapter leaves not applicable, by reason.
+    @Test func theSampleAdaptersNotApplicableClausesAreCounted() throws {
+        let capabilities = MyPromiseAdapter().capabilities
+        let meaningless = Clause.all.count { $0.notMeaningful != nil }
+        let unsupported = Clause.all.count { $0.notMeaningful == nil && !$0.applies(to: capabilities) }
+        let stated =
+            "Every clause passes but \(Self.spelled(meaningless + unsupported)), reported as not applicable: "
+            + "\(Self.spelled(unsupported)) need a capability the adapter does not declare"
+        #expect(try Self.text(Self.article).contains(stated), "\(Self.article) should say: \(stated)")
+        let meaninglessStated = "and \(Self.spelled(meaningless)) have no meaning in typed Swift"
+        #expect(
+            try Self.text(Self.article).contains(meaninglessStated), "\(Self.article) should say: \(meaninglessStated)")
+    }
+
+    /// The README's summary lines below its matrix, and the article's sample of one, are what the styles' adapters
+    /// declare (the README's cells are checked against the same declarations by `OriginalsConformance`).
+    @Test func theSummaryLinesAreTheDeclaredOnes() throws {
+        let readme = try Self.text(Self.readme)
+        for adapter in [BoltsStyleAdapter(), PromiseKitStyleAdapter(), FBLStyleAdapter()] as [any PromiseAdapter] {
+            let line = Self.declaredSummary(adapter)
+            #expect(readme.contains("- \(line)"), "\(Self.readme) should say: - \(line)")
+        }
+        let sample = Self.declaredSummary(BoltsStyleAdapter())
+        #expect(try Self.text(Self.article).contains("(`\(sample)`)"), "\(Self.article) should say: (`\(sample)`)")
+    }
+
+    /// The article and the command's help count the numbered requirements of Promises/A+ the matrix's rows begin with,
+    /// and the article states the generated programs' default count and seed.
+    @Test func theRowsAndTheProgramsAreCounted() throws {
+        let numbered = Clause.all.count { $0.id.first?.isNumber == true }
+        let stated = "the \(numbered) numbered requirements of Promises/A+ 1.1"
+        let help = ConformanceCommand.usage.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(try Self.text(Self.article).contains(stated), "\(Self.article) should say: \(stated)")
+        #expect(help.contains(stated), "the command's help should say: \(stated)")
+        let programs =
+            "generated programs: \(GeneratedPrograms.defaultCount) programs per generated clause, seed "
+            + "\(GeneratedPrograms.defaultSeed)"
+        #expect(try Self.text(Self.article).contains(programs), "\(Self.article) should say: \(programs)")
+    }
+}
