@@ -114,7 +114,7 @@ extension FBLStyleTests {
             #expect(machine.register(Self.observer("c", log)) == .wait)
             batch.removeFirst()?.body(.success(0))
             #expect(log.value == ["a", "b"], "c did not run nested inside a")
-            guard case .drainNext(let next) = machine.batchRan() else {
+            guard case .drainNext(let next) = machine.afterBatch() else {
                 Issue.record("expected .drainNext")
                 return
             }
@@ -134,21 +134,21 @@ extension FBLStyleTests {
             #expect(Self.describe(machine, log) == "draining [\"b\"]")
         }
 
-        /// draining(registered) + batchRan -> draining with an empty list: `.drainNext(registered)`; draining with
-        /// nobody registered + batchRan -> resolved: `.stopDraining`. FBL stops after the batch.
-        @Test func batchRanDrainsTheNextBatchThenStops() {
+        /// draining(registered) + afterBatch -> draining with an empty list: `.drainNext(registered)`; draining with
+        /// nobody registered + afterBatch -> resolved: `.stopDraining`. FBL stops after the batch.
+        @Test func afterBatchDrainsTheNextBatchThenStops() {
             let log = Box<[String]>([])
             var machine = Self.pending(["a"], log)
             _ = machine.settle()
             #expect(machine.register(Self.observer("b", log)) == .wait)
             #expect(machine.register(Self.observer("c", log)) == .wait)
-            guard case .drainNext(let next) = machine.batchRan() else {
+            guard case .drainNext(let next) = machine.afterBatch() else {
                 Issue.record("expected .drainNext")
                 return
             }
             #expect(Self.run(next, log) == ["b", "c"])
             #expect(Self.describe(machine, log) == "draining []")
-            guard case .stopDraining = machine.batchRan() else {
+            guard case .stopDraining = machine.afterBatch() else {
                 Issue.record("expected .stopDraining")
                 return
             }
@@ -197,21 +197,21 @@ extension FBLStyleTests {
             let first = try #require(Self.batch(of: machine.settle()))
             #expect(Self.run(first, log) == ["a"])
             #expect(machine.register(Self.observer("b", log)) == .wait)
-            let second = try #require(Self.batch(of: machine.batchRan()))
+            let second = try #require(Self.batch(of: machine.afterBatch()))
             #expect(Self.run(second, log) == ["b"])
-            #expect(Self.batch(of: machine.batchRan()) == nil, "stops after a batch that left nobody behind")
+            #expect(Self.batch(of: machine.afterBatch()) == nil, "stops after a batch that left nobody behind")
             #expect(machine.register(Self.observer("c", log)) == .runNow)
         }
 
-        /// batchRan is only for the draining thread: on a pending or resolved machine it stops the program.
-        @Test func batchRanOutsideDrainingIsAProgrammingError() async {
+        /// afterBatch is only for the draining thread: on a pending or resolved machine it stops the program.
+        @Test func afterBatchOutsideDrainingIsAProgrammingError() async {
             await #expect(processExitsWith: .failure) {
                 var machine = PromiseStateMachine<Int>(phase: .pending(Promise<Int>.ObserverList()))
-                _ = machine.batchRan()
+                _ = machine.afterBatch()
             }
             await #expect(processExitsWith: .failure) {
                 var machine = PromiseStateMachine<Int>(phase: .resolved)
-                _ = machine.batchRan()
+                _ = machine.afterBatch()
             }
         }
     }

@@ -25,8 +25,9 @@
 //     draining or completed       settle              .alreadySettled           unchanged
 //     completed                   register            .runNow                   unchanged
 //
-// So the outcome is stored once (of racing `settle`s exactly one wins), and every callback runs exactly once: it joins
-// a list that exactly one transition hands out, or it runs now. Two rules set BoltsStyle's order apart from the
+// So the outcome is stored once (of racing `settle`s exactly one wins), and every callback of a task that settles runs
+// exactly once: it joins a list that exactly one transition hands out, or it runs now. A task freed while pending runs
+// none: `takeForRelease` hands its list to `deinit`, which frees the callbacks unrun. Two rules set BoltsStyle's order apart from the
 // other styles, and keep Bolts-Swift's:
 // - `.runNowOnDrainer`: a callback the drainer registers itself (from a callback it runs, or because a continuation
 //   returned this very task) runs at once, nested, ahead of the rest of the batch and of what other threads registered
@@ -54,6 +55,16 @@ struct BFTaskStateMachine<TResult> {
         case draining(BFCallbacks<TResult>, drainer: BFTrampoline.Token?)
         /// Settled, and nothing waits.
         case completed
+
+        /// The phase as a failed precondition names it.
+        @usableFromInline var name: String {
+            switch self {
+            case .pending: "pending"
+            case .draining(_, .some): "draining"
+            case .draining(_, .none): "draining (the drain enqueued)"
+            case .completed: "completed"
+            }
+        }
     }
 
     /// What `register` tells the task to do with the callback.
@@ -168,16 +179,17 @@ struct BFTaskStateMachine<TResult> {
         case .draining(let list, let drainer):
             phase = .draining(.none, drainer: drainer)
             return .drainNext(list)
-        case .pending, .completed:
-            preconditionFailure("BoltsStyle: only a draining task runs its callbacks")
+        case let found:
+            preconditionFailure("BoltsStyle: only a draining task runs its callbacks (the task is \(found.name))")
         }
     }
 
     /// Starts the drain that `settle` enqueued, on `thread`: returns the batch to run and the outcome.
     @inlinable
     mutating func resumeDrain(on thread: BFTrampoline.Token) -> (BFCallbacks<TResult>, BFTaskState<TResult>) {
-        guard case .draining(let list, nil) = phase.take() else {
-            preconditionFailure("BoltsStyle: no drain was enqueued")
+        let found = phase.take()
+        guard case .draining(let list, nil) = found else {
+            preconditionFailure("BoltsStyle: no drain was enqueued (the task is \(found.name))")
         }
         phase = .draining(.none, drainer: thread)
         return (list, outcome.read(as: TResult.self))
@@ -198,7 +210,9 @@ struct BFTaskStateMachine<TResult> {
             phase = .completed
             return nil
         case .draining:
-            preconditionFailure("BoltsStyle: a draining task is still referenced by its drainer")
+            // Named by hand, not through `Phase.name`: binding the phase here would make the unspecialized `deinit`
+            // look up the metadata of `Phase`.
+            preconditionFailure("BoltsStyle: a draining task is still referenced by its drainer (the task is draining)")
         }
     }
 }

@@ -94,7 +94,7 @@ public final class Promise<Value>: @unchecked Sendable {
         while true {
             batch.notifyEach(of: resolution)
             lock.lock()
-            let next = machine.batchRan()
+            let next = machine.afterBatch()
             lock.unlock()
             switch consume next {
             case .drainNext(let registered): batch = registered

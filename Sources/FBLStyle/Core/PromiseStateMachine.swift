@@ -15,7 +15,7 @@
 //   settle          pending, no observer -> resolved: `.settledWithoutWaiters`.
 //                   pending(observers) -> draining(none yet): `.drain(observers)`.
 //                   draining, resolved -> unchanged: `.alreadySettled` (a second fulfill or reject changes nothing).
-//   batchRan        draining(none) -> resolved: `.stopDraining`; draining(registered) -> draining(none):
+//   afterBatch      draining(none) -> resolved: `.stopDraining`; draining(registered) -> draining(none):
 //                   `.drainNext(registered)`. FBL stops draining AFTER a batch, once a batch left nobody behind.
 //   takeForRelease  pending(observers) -> resolved, for `deinit`: the observers, for the trampoline to let go of.
 //
@@ -41,6 +41,15 @@
         case draining(Observers)
         /// Resolved, and every observer has been handed the resolution.
         case resolved
+
+        /// The phase as a failed precondition names it.
+        @usableFromInline var name: String {
+            switch self {
+            case .pending: "pending"
+            case .draining: "draining"
+            case .resolved: "resolved"
+            }
+        }
     }
 
     /// What the promise does with an observer it registered.
@@ -57,13 +66,13 @@
         case alreadySettled
         /// Store the resolution; no observer waits for it.
         case settledWithoutWaiters
-        /// Store the resolution, then run these observers, then call `batchRan()`.
+        /// Store the resolution, then run these observers, then call `afterBatch()`.
         case drain(Observers)
     }
 
     /// What the resolving thread does after it ran a batch.
     @usableFromInline enum DrainAction {
-        /// Run the observers registered while the batch ran, then call `batchRan()` again.
+        /// Run the observers registered while the batch ran, then call `afterBatch()` again.
         case drainNext(Observers)
         /// Nothing: the promise is now `resolved`.
         case stopDraining
@@ -136,7 +145,7 @@
 
     /// Called by the resolving thread after it ran a batch: stops draining after the batch if nobody registered
     /// meanwhile, and otherwise hands it those who did.
-    @inlinable mutating func batchRan() -> DrainAction {
+    @inlinable mutating func afterBatch() -> DrainAction {
         switch takePhase() {
         case .draining(let registered):
             if registered.isEmpty {
@@ -145,8 +154,8 @@
             }
             phase = .draining(Observers())
             return .drainNext(registered)
-        case .pending, .resolved:
-            preconditionFailure("FBLStyle: batchRan() called on a promise that is not draining")
+        case let found:
+            preconditionFailure("FBLStyle: afterBatch() called on a promise that is not draining (it is \(found.name))")
         }
     }
 

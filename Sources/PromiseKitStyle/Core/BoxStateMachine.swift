@@ -52,6 +52,16 @@ struct BoxStateMachine<R> {
         case draining(Handlers<R>, drainer: HandlerTrampoline.Token?)
         /// Sealed and drained.
         case sealed
+
+        /// The phase as a failed precondition names it.
+        @usableFromInline var name: String {
+            switch self {
+            case .pending: "pending"
+            case .draining(_, .some): "draining"
+            case .draining(_, .none): "draining (the drain enqueued)"
+            case .sealed: "sealed"
+            }
+        }
     }
 
     /// What `PMKBox.pipe` does after leaving the barrier.
@@ -169,15 +179,16 @@ struct BoxStateMachine<R> {
         case .draining(let waiting, let drainer):
             phase = .draining(Handlers(), drainer: drainer)
             return .drainNext(waiting)
-        case .pending, .sealed:
-            preconditionFailure("PromiseKitStyle: a batch ran while the box was not draining")
+        case let found:
+            preconditionFailure(
+                "PromiseKitStyle: a batch ran while the box was not draining (the box is \(found.name))")
         }
     }
 
     /// The drain that `settle` enqueued starts on the thread `thread`: returns the handlers to run and the value.
     @inlinable mutating func resumeDrain(on thread: HandlerTrampoline.Token) -> (batch: Handlers<R>, value: R) {
         guard case .draining(let waiting, nil) = phase else {
-            preconditionFailure("PromiseKitStyle: no drain was enqueued")
+            preconditionFailure("PromiseKitStyle: no drain was enqueued (the box is \(phase.name))")
         }
         phase = .draining(Handlers(), drainer: thread)
         return (waiting, storage.load(as: R.self))
@@ -206,8 +217,8 @@ struct BoxStateMachine<R> {
             phase = .sealed
             waiting.append(handler)
             phase = .draining(waiting, drainer: drainer)
-        case .sealed:
-            preconditionFailure("PromiseKitStyle: a sealed box keeps no handlers")
+        case let found:
+            preconditionFailure("PromiseKitStyle: a sealed box keeps no handlers (the box is \(found.name))")
         }
     }
 }
