@@ -76,8 +76,8 @@ import Testing
         let caught = SubtleFlaw.allCases.count - Self.notCaught.count
         for stated in [
             "``GeneratedPrograms/defaultCount`` programs (\(GeneratedPrograms.defaultCount))",
-            "stall limit (\(Int(ProgramChecker.stallLimit)) s without any event)",
-            "a second run with \(Int(ProgramChecker.confirmationStallLimit)) s for\neach wait",
+            "stall limit (\(Int(ProgramTrial.stallLimit)) s without any event)",
+            "a second run with \(Int(ProgramTrial.confirmationStallLimit)) s for\neach wait",
             "plants \(SubtleFlaw.allCases.count) one-line flaws",
             "The default run catches \(caught) of them",
             "`generated programs: \(GeneratedPrograms())`",

@@ -54,7 +54,7 @@ extension Clause {
             for index in 1...max(programs.count, 1) where programs.count > 0 && failures < Self.generatedFailureLimit {
                 try context.inCase(Self.programCaseName(index)) {
                     do {
-                        try ProgramChecker.check(
+                        try ProgramTrial.check(
                             generator.program(seed: programs.seed, index: index), index: index, programs: programs,
                             afterFailure: failures > 0, in: context)
                     } catch let failure as ClauseFailure {
@@ -82,6 +82,6 @@ extension Clause {
         let program = ProgramGenerator(family: family, capabilities: capabilities).program(
             seed: programs.seed, index: index)
         return "program \(index) of seed \(programs.seed) (\(program.size) steps, not shrunk): \(program); "
-            + ProgramChecker.replay(program, adapterName: adapterName)
+            + ProgramTrial.replay(program, adapterName: adapterName)
     }
 }

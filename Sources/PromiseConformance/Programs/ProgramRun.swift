@@ -50,39 +50,6 @@ final class ProgramRun: @unchecked Sendable {
         }
     }
 
-    /// What the run recorded.
-    struct Log: Sendable {
-        var step = 0
-        var sequence = 0
-        var events = 0
-        /// Each promise's observer calls: the state it saw, the step, whether it ran inside a call.
-        var observed: [Int: [(state: State, step: Int, insideCall: Bool)]] = [:]
-        var handlerCalls: [Int: [HandlerCall]] = [:]
-        var registrations: [Int: Registration] = [:]
-        var settleCalls: [Int: [PromisesAPlus.SettleCall]] = [:]
-        var completions: [Int: [PromisesAPlus.AllResult]] = [:]
-        var made: Set<Int> = []
-        var madeAt: [Int: Int] = [:]
-        /// The promises still alive once the program let go of everything, that had to be freed.
-        var leaked: [Int] = []
-        /// Whether a wait for the model's milestones reached the stall limit.
-        var stalled = false
-
-        /// The facts the model reads, as the implementation made them.
-        var facts: PromisesAPlus.Facts {
-            var facts = PromisesAPlus.Facts()
-            facts.made = made
-            facts.madeAt = madeAt
-            facts.settleCalls = settleCalls
-            for (node, seen) in observed {
-                guard let first = seen.first else { continue }
-                facts.states[node] = first.state
-                facts.settledAt[node] = first.step
-            }
-            return facts
-        }
-    }
-
     private struct Settlers {
         var fulfil: @Sendable (Sentinel) -> Void
         var reject: (@Sendable (any Error) -> Void)?
@@ -93,7 +60,7 @@ final class ProgramRun: @unchecked Sendable {
     let program: Program
     /// The serial queues `q1` and `q2`.
     private let queues = [1, 2].map { DispatchQueue(label: "PromiseConformance.program.q\($0)") }
-    private let log = Locked(Log())
+    private let log = Locked(RunLog())
     private let promises = Locked<[Int: ErasedPromise]>([:])
     private let settlers = Locked<[Int: Settlers]>([:])
     private let lifetimes = Locked<[Int: WeakBox]>([:])
@@ -115,7 +82,7 @@ final class ProgramRun: @unchecked Sendable {
     func run(
         _ prediction: PromisesAPlus.Prediction, stallLimit: TimeInterval, releaseLimit: TimeInterval,
         deadline: DispatchTime
-    ) -> Log {
+    ) -> RunLog {
         var stall = stallLimit
         for (index, step) in program.steps.enumerated() {
             log.withLock { $0.step = index }
@@ -126,10 +93,10 @@ final class ProgramRun: @unchecked Sendable {
                 index < prediction.steps.count ? prediction.steps[index] : .init(), prediction, stall, deadline)
             {
                 // The run already departs from the model (or the machine is very busy): later waits get less time.
-                // A failure is confirmed by a second run with a longer limit (ProgramChecker), so that a busy machine
+                // A failure is confirmed by a second run with a longer limit (ProgramTrial), so that a busy machine
                 // does not fail a program.
                 log.withLock { $0.stalled = true }
-                stall = min(stall, ProgramChecker.stallLimitAfterAStall)
+                stall = min(stall, ProgramTrial.stallLimitAfterAStall)
             }
         }
         log.withLock { $0.step = program.steps.count }
@@ -293,7 +260,7 @@ final class ProgramRun: @unchecked Sendable {
 
     // MARK: Calls and events
 
-    private func record(_ change: (inout Log) -> Void) {
+    private func record(_ change: (inout RunLog) -> Void) {
         log.withLock { log in
             change(&log)
             log.sequence += 1

@@ -3,7 +3,7 @@
 // The model answers one question, rule by rule: given what the other promises of a program did, what must this
 // promise (or handler, or combinator) do? Each answer names the rule it comes from, so that a departure is reported
 // with the rule it breaks. The same questions, asked of the model's own answers step by step, predict a whole run
-// (`predict`); asked of what a promise really did, they check it (`ProgramCheck`): a promise that went wrong once is
+// (`predict`); asked of what a promise really did, they check it (`ModelComparison`): a promise that went wrong once is
 // not blamed again for what its dependants then did.
 //
 // Where the spec leaves a choice, the model gives the constraint, not one answer: which of several inputs that

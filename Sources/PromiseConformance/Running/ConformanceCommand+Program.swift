@@ -22,7 +22,7 @@ extension ConformanceCommand {
         output("program (\(program.size) steps): \(program)")
         for adapter in adapters {
             let erased = ErasedAdapter(adapter)
-            let judgement = ProgramChecker.judge(program, on: erased, deadline: .now() + .seconds(60))
+            let judgement = ProgramTrial.judge(program, on: erased, deadline: .now() + .seconds(60))
             conforming = conforming && judgement.undeclared.isEmpty
             let lines =
                 judgement.undeclared.map { "  breaks \($0)" }

@@ -1,9 +1,10 @@
-// ProgramChecker.swift: one program through the model, the driver and the check; a failure shrunk and reported.
+// ProgramTrial.swift: one program on an adapter: the model's prediction, the driver's run (ProgramRun.swift,
+// RunLog.swift) and the comparison of the two (ModelComparison.swift); a failure shrunk and reported.
 import Dispatch
 import Foundation
 
 /// Runs programs on an adapter and judges them.
-enum ProgramChecker {
+enum ProgramTrial {
     /// What one run of a program showed: the departures from rules the adapter declares, and the others.
     struct Judgement: Sendable {
         var undeclared: [Violation]
@@ -55,7 +56,7 @@ enum ProgramChecker {
         let releaseLimit = declared("swift.release") ? min(stallLimit, 0.05) : stallLimit
         let log = ProgramRun(program, on: adapter).run(
             prediction, stallLimit: stallLimit, releaseLimit: releaseLimit, deadline: deadline)
-        let violations = ProgramCheck.violations(program, log)
+        let violations = ModelComparison.violations(program, log)
         return Judgement(
             undeclared: violations.filter { !declared($0.rule) }, declared: violations.filter { declared($0.rule) })
     }

@@ -1,4 +1,4 @@
-// ProgramCheck.swift: comparing a run with what the model requires, rule by rule.
+// ModelComparison.swift: comparing a run with what the model requires, rule by rule.
 //
 // Each promise, handler and `all` is judged against the model given what the *implementation's* other promises did
 // (the run's facts), in the order the program makes them: a promise that went wrong is reported once, with the rule
@@ -16,11 +16,12 @@ struct Violation: Sendable, CustomStringConvertible {
     var description: String { "\(rule): \(required); \(did)" }
 }
 
-enum ProgramCheck {
+/// Compares a run's log (``RunLog``) with what the model requires, rule by rule, and lists the violations.
+enum ModelComparison {
     typealias Model = PromisesAPlus
 
     /// Every violation in `log`, a run of `program`.
-    static func violations(_ program: Program, _ log: ProgramRun.Log) -> [Violation] {
+    static func violations(_ program: Program, _ log: RunLog) -> [Violation] {
         let facts = log.facts
         var found: [Violation] = []
         for (node, make) in program.makes where log.made.contains(node) {
@@ -59,7 +60,7 @@ enum ProgramCheck {
     }
 
     /// A promise settles once (A+ 2.1.2, 2.1.3): its observer runs once, and not inside a call (2.2.4).
-    private static func observerViolations(_ node: Int, _ log: ProgramRun.Log) -> [Violation] {
+    private static func observerViolations(_ node: Int, _ log: RunLog) -> [Violation] {
         let seen = log.observed[node] ?? []
         var found: [Violation] = []
         if let first = seen.first, let other = seen.dropFirst().first {
@@ -87,7 +88,7 @@ enum ProgramCheck {
     /// or reason, outside any call into the implementation; the other never runs.
     private static func handlerViolations(
         _ node: Int, _ source: Int, _ onFulfilled: Program.Reaction?, _ onRejected: Program.Reaction?,
-        _ log: ProgramRun.Log, _ facts: Model.Facts
+        _ log: RunLog, _ facts: Model.Facts
     ) -> [Violation] {
         let calls = log.handlerCalls[node] ?? []
         let expected = Model.handlerInput(
@@ -138,7 +139,7 @@ enum ProgramCheck {
 
     /// `all`'s completion: called once, with the values in input order or the first rejection's reason.
     private static func allViolations(
-        _ node: Int, _ inputs: [Int], _ log: ProgramRun.Log, _ facts: Model.Facts
+        _ node: Int, _ inputs: [Int], _ log: RunLog, _ facts: Model.Facts
     ) -> [Violation] {
         let calls = log.completions[node] ?? []
         guard let expected = Model.allExpectation(node, inputs, facts: facts) else {
@@ -184,7 +185,7 @@ enum ProgramCheck {
 
     /// A+ 2.2.6: the handlers of one promise run in the order of their `then` calls. The model holds it for handlers
     /// on the same serial queue whose registrations are ordered (``ProgramRun/Registration/precedes(_:)``).
-    private static func orderViolations(_ program: Program, _ log: ProgramRun.Log) -> [Violation] {
+    private static func orderViolations(_ program: Program, _ log: RunLog) -> [Violation] {
         var bySource: [Int: [(node: Int, queue: Int)]] = [:]
         for (node, make) in program.makes {
             if case .then(let source, let queue?, _, _) = make { bySource[source, default: []].append((node, queue)) }
