@@ -28,7 +28,7 @@ public enum Assimilation {
     public static func resolve(
         _ thenable: any Thenable, _ settle: @escaping @Sendable (Result<Sentinel, any Error>) -> Void
     ) {
-        (thenable as? ScriptedThenable)?.usedHelper.mark()
+        (thenable as? any HelperWatchedThenable)?.resolvedByHelper()
         let once = Once()
         do {
             try thenable.then(
@@ -46,4 +46,12 @@ public enum Assimilation {
             if once.claim() { settle(.failure(error)) }
         }
     }
+}
+
+/// A thenable of the suite's own that wants to know when ``Assimilation/resolve(_:_:)`` resolves it: the 2.3.3
+/// clauses' thenables, so that a result can say its verdict is about the helper (``ClauseResult/assimilatedByHelper``).
+/// A protocol here, so that this folder needs nothing from the clauses' (the module overview draws the folders).
+protocol HelperWatchedThenable: Thenable {
+    /// Called once by the helper as it starts resolving this thenable.
+    func resolvedByHelper()
 }

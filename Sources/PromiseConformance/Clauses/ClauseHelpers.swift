@@ -63,15 +63,3 @@ final class LateCalls: Sendable {
 
 /// An object whose lifetime the suite watches through a weak reference.
 final class LifetimeToken: Sendable {}
-
-/// A weak reference the clause thread polls.
-final class WeakBox: @unchecked Sendable {
-    private let lock = Locked<Void>(())
-    private weak var object: AnyObject?
-
-    init(_ object: AnyObject?) {
-        self.object = object
-    }
-
-    var isAlive: Bool { lock.withLock { _ in object != nil } }
-}

@@ -6,7 +6,7 @@ import Foundation
 // with the reason, and not run.)
 
 /// A thenable whose `then` runs a script: the suite's well-behaved and misbehaving foreign promise-likes.
-struct ScriptedThenable: Thenable {
+struct ScriptedThenable: HelperWatchedThenable {
     typealias Resolve = @Sendable (ThenableValue) -> Void
     typealias Reject = @Sendable (any Error) -> Void
 
@@ -19,6 +19,11 @@ struct ScriptedThenable: Thenable {
 
     init(_ script: @escaping @Sendable (@escaping Resolve, @escaping Reject) throws -> Void) {
         self.init(late: LateCalls(), script)
+    }
+
+    /// Marks ``usedHelper``.
+    func resolvedByHelper() {
+        usedHelper.mark()
     }
 
     private init(

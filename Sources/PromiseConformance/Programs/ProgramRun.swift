@@ -16,6 +16,10 @@ import Foundation
 
 /// One run of a program on an implementation: what happened, as the checker reads it.
 final class ProgramRun: @unchecked Sendable {
+    /// The stall limit of a run's later waits once one wait stalled: the run already departs from the model (or the
+    /// machine was too busy, which the confirming run of `ProgramTrial` settles).
+    static let stallLimitAfterAStall: TimeInterval = 0.1
+
     typealias State = PromisesAPlus.State
 
     /// Where a registration or a settlement call was made from: the driver, a handler on serial queue `qK`, or one
@@ -96,7 +100,7 @@ final class ProgramRun: @unchecked Sendable {
                 // A failure is confirmed by a second run with a longer limit (ProgramTrial), so that a busy machine
                 // does not fail a program.
                 log.withLock { $0.stalled = true }
-                stall = min(stall, ProgramTrial.stallLimitAfterAStall)
+                stall = min(stall, Self.stallLimitAfterAStall)
             }
         }
         log.withLock { $0.step = program.steps.count }

@@ -15,7 +15,7 @@ public struct Matrix: Sendable {
     }
 
     /// The matrix in `format`.
-    public func render(_ format: ConformanceCommand.Format) -> String {
+    public func render(_ format: Format) -> String {
         switch format {
         case .text: text
         case .markdown: markdown
@@ -136,5 +136,17 @@ public struct Matrix: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(document)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}
+
+extension Matrix {
+    /// The output formats of the matrix.
+    public enum Format: String, Sendable, CaseIterable {
+        /// An aligned plain-text table, then a summary line per style and the details of every cell that is not a pass.
+        case text
+        /// A Markdown table, then the summaries and details as lists.
+        case markdown
+        /// One JSON document with every result.
+        case json
     }
 }

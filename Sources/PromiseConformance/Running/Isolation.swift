@@ -9,7 +9,7 @@ import Foundation
 // result, its parent names the case that was running from those lines and starts another child for the cases that
 // had no turn yet (`runInChildren`), then sums up every case of every child.
 //
-// This file runs the children and sums up; beside it, one job a file: `ChildRecords.swift`, the JSON lines;
+// This file runs the children and sums up; one job a file beside it: `Results/ResultRecords.swift`, the JSON lines;
 // `ChildReporter.swift`, the child's side that prints them; `ChildOutput.swift`, the parent's side that parses them;
 // `ErrorOutput.swift`, a crashed child's error output made readable.
 

@@ -27,15 +27,8 @@ import Foundation
 /// deviation (or a declared deviation was not observed), and 2 for a usage error.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public enum ConformanceCommand {
-    /// The output formats of the matrix.
-    public enum Format: String, Sendable, CaseIterable {
-        /// An aligned plain-text table, then a summary line per style and the details of every cell that is not a pass.
-        case text
-        /// A Markdown table, then the summaries and details as lists.
-        case markdown
-        /// One JSON document with every result.
-        case json
-    }
+    /// The output formats of the matrix (``Matrix/Format``).
+    public typealias Format = Matrix.Format
 
     /// The time limit of each case of a clause on the command line, shorter than ``Conformance/defaultTimeout`` so
     /// that a hanging case (a declared deviation like a task that waits for itself) costs seconds, not half a minute.

@@ -15,10 +15,6 @@ enum ProgramTrial {
     /// any implementation that does its work, on a busy machine; only one that never does it waits this long.
     static let stallLimit: TimeInterval = 2
 
-    /// The stall limit of a run's later waits once one wait stalled: the run already departs from the model (or the
-    /// machine was too busy, which the confirming run settles).
-    static let stallLimitAfterAStall: TimeInterval = 0.1
-
     /// The least stall limit of the run that confirms a failure before it is reported: a program fails only if it
     /// fails again with this much time for each wait (a third of the case's time limit, between this and
     /// ``longestConfirmationStallLimit``), which a busy machine, or a global queue whose threads other work holds, does

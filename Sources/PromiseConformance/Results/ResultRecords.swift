@@ -1,8 +1,8 @@
 import Foundation
 
-// The lines a child process prints for its parent, as JSON (see Isolation.swift): a line as each top-level case
-// starts and ends (`CaseEventRecord`), then one `ResultRecord`; `CaseRecord` is how one case ended, in those lines and
-// in the command's JSON matrix.
+// The results as JSON: the lines a child process prints for its parent (Running/Isolation.swift), a line as each
+// top-level case starts and ends (`CaseEventRecord`), then one `ResultRecord`; and the command's JSON matrix
+// (Reporting/Matrix.swift), one `ResultRecord` per clause. `CaseRecord` is how one case ended, in both.
 
 /// How one case ended, as JSON: in a child's case lines, in its result, and in the command's JSON matrix.
 struct CaseRecord: Codable, Sendable {
