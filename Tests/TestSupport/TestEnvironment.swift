@@ -48,15 +48,18 @@ public enum TestEnvironment {
     public static let longChainLength = (isThreadSanitized || isAddressSanitized) && !isStress ? 100_000 : 1_000_000
 
     /// How many links the matrices of long chains on a small stack build (`EveryLinkStackTests`, one per style, and
-    /// `ConversionChainTests`): 5,000, 2,000 under either sanitizer, and ``longChainLength`` with `PROMISES_STRESS=1`.
+    /// `ConversionChainTests`): 5,000, 600 under either sanitizer, and ``longChainLength`` with `PROMISES_STRESS=1`.
     ///
     /// On a 512 KiB stack a recursion per link overflows within a few hundred links of a debug build (about 1.5 KiB a
-    /// link, 2.6 KiB under the address sanitizer): each of these lengths is many times that. The matrices run over 700
+    /// link, 2.6 KiB under the address sanitizer): 5,000 is many times that, and catches a recursion of a little over
+    /// 100 bytes a link too. Under a sanitizer the matrices look for races and memory errors, which every chain meets
+    /// in its first links; 600 links still overflow with a recursion of 1 KiB a link, and their 700 chains, each many
+    /// times slower there, no longer starve the rest of the run. The matrices run over 700
     /// chains, many hopping to Dispatch's global queues at every link, beside every other test of the process; longer
     /// chains in the plain run only kept those queues busy for longer, and the guide's scenarios, which wait on them
     /// with a time limit, ran out of it. ``longChainLength`` is still what the common forms reach in every run.
     public static let smallStackChainLength =
-        isStress ? longChainLength : (isThreadSanitized || isAddressSanitized ? 2_000 : 5_000)
+        isStress ? longChainLength : (isThreadSanitized || isAddressSanitized ? 600 : 5_000)
 
     /// ``hangGuard`` in whole minutes, for Swift Testing's `.timeLimit(.minutes(_:))`.
     public static let hangGuardMinutes = Int((hangGuard / 60).rounded(.up))
