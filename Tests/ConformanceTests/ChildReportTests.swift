@@ -41,7 +41,8 @@ import Testing
     ) async -> (result: ClauseResult, skipped: [[String]]) {
         let skipped = Locked<[[String]]>([])
         let result = await Conformance.runInChildren(
-            clause, deviations: deviations, capabilities: [], adapterName: "Children"
+            clause, deviations: deviations, capabilities: [],
+            replay: ProgramReplay(.swift, adapterName: "Children", adapterType: "Kids")
         ) { skipping in
             let index = skipped.withLock { list in
                 list.append(skipping)
@@ -91,18 +92,19 @@ import Testing
         let second = Conformance.ChildEnd(
             output: Self.output([.started("program 3"), Self.passed("program 3")], result: rest))
         let ends = Locked([first, second])
+        let replay = ProgramReplay(.command("children-conformance"), adapterName: "Children", adapterType: "Kids")
         let result = await Conformance.runInChildren(
-            clause, deviations: [:], capabilities: .everything, adapterName: "Children"
+            clause, deviations: [:], capabilities: .everything, replay: replay
         ) { _ in ends.withLock { $0.removeFirst() } }
         let program = ProgramGenerator(family: .then, capabilities: .everything).program(seed: 7, index: 2)
         let message = try Self.crashMessage(result.caseResults[1])
         #expect(
             message.hasSuffix(
-                "; program 2 of seed 7 (\(program.size) steps, not shrunk): \(program); "
-                    + "replay: promise-conformance --style Children --program '\(program)'"), "\(message)")
+                "\n  program 2 of seed 7 (\(program.size) steps, not shrunk): \(program)\n  "
+                    + "replay: children-conformance --style Children --program '\(program)'"), "\(message)")
         #expect(try Program(parsing: program.description) == program)
-        #expect(clause.crashedProgram("program 4", capabilities: .everything, adapterName: "Children") == nil)
-        #expect(Self.clause.crashedProgram("program 1", capabilities: .everything, adapterName: "Children") == nil)
+        #expect(clause.crashedProgram("program 4", capabilities: .everything, replay: replay) == nil)
+        #expect(Self.clause.crashedProgram("program 1", capabilities: .everything, replay: replay) == nil)
     }
 
     /// A child killed for saying nothing for too long: the case it was in timed out. A child that ended itself for

@@ -25,9 +25,9 @@ import Testing
 
     /// The program a failure message reports as the smallest one.
     static func smallestProgram(in message: String) throws -> Program {
-        let start = try #require(message.range(of: "--program '"))
-        let end = try #require(message[start.upperBound...].firstIndex(of: "'"))
-        return try Program(parsing: String(message[start.upperBound..<end]))
+        let line = try #require(message.split(separator: "\n").first { $0.hasPrefix("  smallest program (") })
+        let start = try #require(line.range(of: "): "))
+        return try Program(parsing: String(line[start.upperBound...]))
     }
 
     /// The subtle flaws the default run does not catch, and why (the article "Testing your own promise type" says
@@ -53,7 +53,7 @@ import Testing
     /// failure of each failing clause is shrunk to at most 8 steps.
     /// Whether the flaw tests run: not under a sanitizer, where the 25,000 programs they run take many minutes. They
     /// measure what the programs find, which no sanitizer changes; the sanitizers watch the same driver run over the
-    /// styles, the reference promise, the toys and the flawed promises.
+    /// styles.
     static let measuresDetection = !TestEnvironment.isThreadSanitized && !TestEnvironment.isAddressSanitized
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
@@ -82,6 +82,7 @@ import Testing
             "The default run catches \(caught) of them",
             "`generated programs: \(GeneratedPrograms())`",
             "a clause that failed \(Clause.generatedFailureLimit) programs runs\nno more of them",
+            "promise did, wrapped to \(ProgramTrial.reportWidth) characters",
             "give three handlers to each of \(ClauseContext.orderCopies) promises",
         ] {
             #expect(article.contains(stated), "the article should say: \(stated)")

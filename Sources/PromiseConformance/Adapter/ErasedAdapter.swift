@@ -17,6 +17,8 @@ struct ErasedAdapter: Sendable {
     typealias RejectedHandler = @Sendable (any Error) -> HandlerResult<ErasedPromise>
 
     let name: String
+    /// The adapter's Swift type, as a report names it.
+    let typeName: String
     let capabilities: Capabilities
     let deviations: [String: String]
     let flakyDepartures: [String: String]
@@ -38,6 +40,7 @@ struct ErasedAdapter: Sendable {
     init<A: PromiseAdapter>(_ adapter: A) {
         @Sendable func unwrapPromise(_ promise: ErasedPromise) -> A.Promise { promise.base as! A.Promise }
         name = adapter.name
+        typeName = String(describing: A.self)
         capabilities = adapter.capabilities
         deviations = adapter.deviations
         flakyDepartures = adapter.flakyDepartures

@@ -22,6 +22,8 @@ struct DeclaredDeparture: Error {
 /// next case. ``progress`` is what the watchdog sees of it.
 final class ClauseContext: @unchecked Sendable {
     let adapter: ErasedAdapter
+    /// How a failing generated program's report says to run it again.
+    let replay: ProgramReplay
     let stress: Bool
     /// How long the clause waits to see that something does not happen, in seconds (``Conformance/defaultGrace``).
     /// Seconds rather than a `Duration`: the clauses stay at the package's platform floor, below `Duration`'s.
@@ -58,10 +60,11 @@ final class ClauseContext: @unchecked Sendable {
     }
 
     init(
-        adapter: ErasedAdapter, caseTimeout: DispatchTimeInterval, progress: CaseProgress, stress: Bool,
-        grace: TimeInterval, cycleDetectionLimit: TimeInterval, skipping: Set<String> = []
+        adapter: ErasedAdapter, replay: ProgramReplay, caseTimeout: DispatchTimeInterval, progress: CaseProgress,
+        stress: Bool, grace: TimeInterval, cycleDetectionLimit: TimeInterval, skipping: Set<String> = []
     ) {
         self.adapter = adapter
+        self.replay = replay
         self.caseTimeout = caseTimeout
         self.progress = progress
         self.stress = stress

@@ -71,9 +71,9 @@ extension Clause {
     }
 
     /// For a case of a generated clause that crashed or hung the process running it (`program N`), the program it
-    /// ran, as text, and the command that replays it; nil for any other case. The shrinker runs in that process, so
-    /// the program is the one generated, not shrunk.
-    func crashedProgram(_ caseName: String, capabilities: Capabilities, adapterName: String) -> String? {
+    /// ran, as text, and the line that replays it, each on a line of its own; nil for any other case. The shrinker
+    /// runs in that process, so the program is the one generated, not shrunk.
+    func crashedProgram(_ caseName: String, capabilities: Capabilities, replay: ProgramReplay) -> String? {
         guard let family, let programs,
             let index = stride(from: 1, through: programs.count, by: 1).first(where: {
                 Self.programCaseName($0) == caseName
@@ -81,7 +81,7 @@ extension Clause {
         else { return nil }
         let program = ProgramGenerator(family: family, capabilities: capabilities).program(
             seed: programs.seed, index: index)
-        return "program \(index) of seed \(programs.seed) (\(program.size) steps, not shrunk): \(program); "
-            + ProgramTrial.replay(program, adapterName: adapterName)
+        return "  program \(index) of seed \(programs.seed) (\(program.size) steps, not shrunk): \(program)\n  "
+            + replay.line(program)
     }
 }

@@ -62,9 +62,9 @@ enum ProgramTrial {
     /// throws the failure, with the seed, the smallest program, what the model requires, what the promise did and the
     /// rule broken.
     ///
-    /// Only the clause's first failure is shrunk: once one program failed (`afterFailure`), the others are reported
-    /// as generated, and run with the short stall limit of the shrinker, so that an implementation that fails most
-    /// programs does not spend the clause's time on each.
+    /// Only the clause's first failure is shrunk and printed: once one program failed (`afterFailure`), the others
+    /// are counted, one line each naming the rule and the program, and run with the short stall limit of the shrinker,
+    /// so that an implementation that fails most programs does not spend the clause's time on each.
     static func check(
         _ program: Program, index: Int, programs: GeneratedPrograms, afterFailure: Bool, in context: ClauseContext
     ) throws {
@@ -85,10 +85,10 @@ enum ProgramTrial {
             throw DeclaredDeparture(message: "broke \(departure.rule) as declared: \(departure)")
         }
         guard !afterFailure else {
+            // The clause's first failure is shrunk and printed; the others are counted, each on one line.
             throw context.failure(
-                report(
-                    program: program, from: program, violation: first, index: index, programs: programs,
-                    adapterName: context.adapter.name))
+                "broke \(first.rule) too (program \(index) of seed \(programs.seed), \(program.size) steps, not shrunk)"
+            )
         }
         // Shrink while at least a third of the case's time is left.
         let caseNanoseconds = context.caseTimeout.nanoseconds
@@ -113,25 +113,44 @@ enum ProgramTrial {
         throw context.failure(
             report(
                 program: smallest, from: program, violation: violation!, index: index, programs: programs,
-                adapterName: context.adapter.name))
+                replay: context.replay))
     }
 
-    /// A failure as the report gives it, on one line.
+    /// The width a report's prose is wrapped to; the program and the replay line are never wrapped, so that they can
+    /// be copied whole.
+    static let reportWidth = 100
+
+    /// A failure as the report gives it: the rule, the smallest program and the replay line first, each on a line of
+    /// its own, then what the model requires and what the promise did, wrapped to ``reportWidth``.
     static func report(
         program: Program, from generated: Program, violation: Violation, index: Int, programs: GeneratedPrograms,
-        adapterName: String
+        replay: ProgramReplay
     ) -> String {
         let title = Clause.named(violation.rule).map { " (\($0.title))" } ?? ""
         let shrunk = program == generated ? "" : ", shrunk from \(generated.size)"
-        return "broke \(violation.rule)\(title) in program \(index) of seed \(programs.seed); "
-            + "the model requires: \(violation.required); the promise did: \(violation.did); "
-            + "smallest program (\(program.size) steps\(shrunk)): \(program); "
-            + replay(program, adapterName: adapterName)
+        let head = [
+            "broke \(violation.rule)\(title) in program \(index) of seed \(programs.seed)",
+            "  smallest program (\(program.size) steps\(shrunk)): \(program)",
+            "  " + replay.line(program),
+        ]
+        let prose = wrapped("the model requires: \(violation.required)") + wrapped("the promise did: \(violation.did)")
+        return (head + prose).joined(separator: "\n")
     }
 
-    /// The command that runs `program` again over the adapter named `adapterName`, as a report gives it.
-    static func replay(_ program: Program, adapterName: String) -> String {
-        "replay: promise-conformance --style \(adapterName) --program '\(program)'"
+    /// `text` in lines of at most ``reportWidth`` characters, indented two spaces, the lines after the first four.
+    static func wrapped(_ text: String) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            let indent = lines.isEmpty ? "  " : "    "
+            if !line.isEmpty, indent.count + line.count + 1 + word.count > reportWidth {
+                lines.append(indent + line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append((lines.isEmpty ? "  " : "    ") + line) }
+        return lines
     }
 }
 

@@ -21,15 +21,9 @@ extension ConformanceCommand {
         var conforming = true
         output("program (\(program.size) steps): \(program)")
         for adapter in adapters {
-            let erased = ErasedAdapter(adapter)
-            let judgement = ProgramTrial.judge(program, on: erased, deadline: .now() + .seconds(60))
-            conforming = conforming && judgement.undeclared.isEmpty
-            let lines =
-                judgement.undeclared.map { "  breaks \($0)" }
-                + judgement.declared.map { "  departs as declared: \($0)" }
-            output(
-                "\(adapter.name): "
-                    + (lines.isEmpty ? "does what the model requires" : "\n" + lines.joined(separator: "\n")))
+            let verdict = Conformance.verdict(of: program, on: adapter)
+            conforming = conforming && verdict.conforms
+            output(verdict.description)
         }
         return conforming ? 0 : 1
     }

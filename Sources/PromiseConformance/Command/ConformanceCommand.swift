@@ -120,13 +120,15 @@ public enum ConformanceCommand {
         commandName: String = executableName
     ) async -> Int32 {
         let usage = usage(for: commandName)
-        let options: Options
+        var parsed: Options
         do {
-            options = try Options(arguments)
+            parsed = try Options(arguments)
         } catch {
             errorOutput("\(commandName): \((error as? UsageError)?.message ?? "\(error)")\n\n\(usage)")
             return 2
         }
+        parsed.caller = .command(commandName)
+        let options = parsed
         if options.help {
             output(usage)
             return 0
@@ -221,7 +223,8 @@ public enum ConformanceCommand {
         guard !options.inProcess else {
             return await Conformance.run(
                 adapter, clauses: clauses, timeout: options.timeout, stress: options.stress ? true : nil,
-                repetitions: options.repetitions, programs: options.programs)
+                grace: Conformance.defaultGrace, repetitions: options.repetitions, programs: options.programs,
+                caller: options.caller)
         }
         var results: [ClauseResult] = []
         for clause in clauses {
@@ -240,12 +243,12 @@ public enum ConformanceCommand {
         await Conformance.run(
             ErasedAdapter(adapter), clause, timeout: options.timeout,
             stress: options.stress || Conformance.stressFromEnvironment, grace: Conformance.defaultGrace,
-            skipping: Set(options.skipCases), events: reporter.report)
+            skipping: Set(options.skipCases), events: reporter.report, caller: options.caller)
     }
 
     /// Runs one clause in child processes: this executable, started again with `--run-one`, and again, skipping the
     /// cases already run, after a child that died in a case
-    /// (``Conformance/runInChildren(_:deviations:capabilities:adapterName:runChild:)``).
+    /// (``Conformance/runInChildren(_:deviations:capabilities:replay:runChild:)``).
     private static func runInChild<A: PromiseAdapter>(
         _ adapter: A, _ clause: Clause, _ options: Options
     ) async -> ClauseResult {
@@ -258,7 +261,8 @@ public enum ConformanceCommand {
             arguments += ["--programs", "\(options.programs.count)", "--seed", "\(options.programs.seed)"]
         }
         return await Conformance.runInChildren(
-            clause, deviations: adapter.deviations, capabilities: adapter.capabilities, adapterName: adapter.name
+            clause, deviations: adapter.deviations, capabilities: adapter.capabilities,
+            replay: ProgramReplay(options.caller, for: adapter)
         ) { skipping in
             await Conformance.runChild(
                 Conformance.currentExecutable, arguments + skipping.flatMap { ["--skip-case", $0] },
@@ -290,6 +294,8 @@ public enum ConformanceCommand {
         var program: String?
         /// Print the generator's coverage table instead of running (`--coverage`).
         var coverage = false
+        /// How a failing program's report says to replay it: with this command, under the name it was started by.
+        var caller = ProgramReplay.Caller.swift
 
         init(_ arguments: [String]) throws {
             var remaining = arguments[...]

@@ -70,8 +70,14 @@ public struct Matrix: Sendable {
             lines +=
                 ["", "n/a for every implementation (no meaning in typed Swift):"] + notMeaningful.map { "  " + $0 }
         }
-        if !details.isEmpty { lines += ["", "details:"] + details.map { "  " + $0 } }
+        if !details.isEmpty { lines += ["", "details:"] + details.map { indented($0, first: "  ", rest: "    ") } }
         return lines.joined(separator: "\n")
+    }
+
+    /// `text` with `first` before its first line and `rest` before each line after it.
+    private func indented(_ text: String, first: String, rest: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            .map { ($0.offset == 0 ? first : rest) + $0.element }.joined(separator: "\n")
     }
 
     /// A Markdown table, the summaries, and the details.
@@ -94,7 +100,9 @@ public struct Matrix: Sendable {
                 ["", "n/a for every implementation (no meaning in typed Swift):", ""]
                 + notMeaningful.map { "- " + escape($0) }
         }
-        if !details.isEmpty { lines += ["", "Details:", ""] + details.map { "- " + escape($0) } }
+        if !details.isEmpty {
+            lines += ["", "Details:", ""] + details.map { indented(escape($0), first: "- ", rest: "  ") }
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -64,6 +64,17 @@ public enum Conformance {
         _ adapter: A, clauses: [Clause] = Clause.all, timeout: Duration = defaultTimeout, stress: Bool? = nil,
         grace: Duration = defaultGrace, repetitions: Int = 1, programs: GeneratedPrograms = .standard
     ) async -> ConformanceReport {
+        await run(
+            adapter, clauses: clauses, timeout: timeout, stress: stress, grace: grace, repetitions: repetitions,
+            programs: programs, caller: .swift)
+    }
+
+    /// ``run(_:clauses:timeout:stress:grace:repetitions:programs:)`` for `caller`, whom a failing program's report
+    /// tells how to replay it.
+    static func run<A: PromiseAdapter>(
+        _ adapter: A, clauses: [Clause], timeout: Duration, stress: Bool?, grace: Duration, repetitions: Int,
+        programs: GeneratedPrograms, caller: ProgramReplay.Caller
+    ) async -> ConformanceReport {
         let erased = ErasedAdapter(adapter)
         var results: [ClauseResult] = []
         for clause in clauses.map({ $0.with(programs) }) {
@@ -72,7 +83,9 @@ public enum Conformance {
                     clause, capabilities: erased.capabilities, flakyDepartures: erased.flakyDepartures,
                     asked: repetitions
                 ) {
-                    await run(erased, clause, timeout: timeout, stress: stress ?? stressFromEnvironment, grace: grace)
+                    await run(
+                        erased, clause, timeout: timeout, stress: stress ?? stressFromEnvironment, grace: grace,
+                        caller: caller)
                 })
         }
         return ConformanceReport(adapterName: adapter.name, capabilities: adapter.capabilities, results: results)
@@ -100,7 +113,8 @@ public enum Conformance {
     /// each case as it starts and ends (a child process prints them for its parent).
     static func run(
         _ adapter: ErasedAdapter, _ clause: Clause, timeout: Duration, stress: Bool, grace: Duration,
-        skipping: Set<String> = [], events: (@Sendable (CaseEvent) -> Void)? = nil
+        skipping: Set<String> = [], events: (@Sendable (CaseEvent) -> Void)? = nil,
+        caller: ProgramReplay.Caller = .swift
     ) async -> ClauseResult {
         if let skipped = skipped(clause, capabilities: adapter.capabilities) { return skipped }
         let errors =
@@ -113,7 +127,8 @@ public enum Conformance {
         let start = clock.now
         let run = await execute(
             Attempt(
-                clause: clause, adapter: adapter, timeout: timeout, stress: stress, grace: grace, events: events),
+                clause: clause, adapter: adapter, replay: ProgramReplay(caller, for: adapter), timeout: timeout,
+                stress: stress, grace: grace, events: events),
             skipping: skipping)
         let status =
             run.missingMembers.map { ClauseStatus.failed($0) }  // the adapter's own error: never a declared deviation
@@ -220,7 +235,10 @@ public enum Conformance {
                 "declared deviation not observed in case \(name): the case did not run (declared: \(declared[name]!))")
         }
         problems += outside
-        if !problems.isEmpty { return .failed(problems.joined(separator: "; ")) }
+        if !problems.isEmpty {
+            // A report of several lines (a generated program's) gets the lines after it a line of their own.
+            return .failed(problems.joined(separator: problems.contains { $0.contains("\n") } ? "\n" : "; "))
+        }
         if declared.isEmpty && deviated.isEmpty { return .passed }
         return .deviation(
             (declared.keys.sorted().map { "\($0): \(declared[$0] ?? "") (observed: \(observed[$0] ?? ""))" }
@@ -251,6 +269,7 @@ public enum Conformance {
     struct Attempt: Sendable {
         let clause: Clause
         let adapter: ErasedAdapter
+        let replay: ProgramReplay
         let timeout: Duration
         let stress: Bool
         let grace: Duration
@@ -275,7 +294,8 @@ public enum Conformance {
         let progress = CaseProgress(deadline: .now() + caseTimeout, events: attempt.events)
         let thread = Thread {
             let context = ClauseContext(
-                adapter: attempt.adapter, caseTimeout: caseTimeout, progress: progress, stress: attempt.stress,
+                adapter: attempt.adapter, replay: attempt.replay, caseTimeout: caseTimeout, progress: progress,
+                stress: attempt.stress,
                 grace: attempt.grace.seconds, cycleDetectionLimit: cycleDetectionLimit.seconds, skipping: skipping)
             // A generated clause uses every capability declared: check each has its member.
             let needed = attempt.clause.family == nil ? attempt.clause.requires : attempt.adapter.capabilities

@@ -123,7 +123,8 @@ extension Conformance {
             return failed("could not encode the adapter for the child process: \(error)")
         }
         return await runInChildren(
-            clause, deviations: adapter.deviations, capabilities: adapter.capabilities, adapterName: adapter.name
+            clause, deviations: adapter.deviations, capabilities: adapter.capabilities,
+            replay: ProgramReplay(.swift, for: adapter)
         ) { skipping in
             let request = ChildRequest(
                 typeName: typeName, adapter: encoded, clause: clause.id, timeout: milliseconds(timeout),

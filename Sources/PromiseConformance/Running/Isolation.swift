@@ -39,9 +39,10 @@ extension Conformance {
     /// ran. A death outside any case is a failure of the clause, and ends the clause if that child ran no case.
     ///
     /// A generated clause's case that died names the program it ran and how to replay it
-    /// (``Clause/crashedProgram(_:capabilities:adapterName:)``): the child that ran it cannot report it any more.
+    /// (``Clause/crashedProgram(_:capabilities:replay:)``), with `replay`'s line: the child that ran it cannot report
+    /// it any more.
     static func runInChildren(
-        _ clause: Clause, deviations: [String: String], capabilities: Capabilities, adapterName: String,
+        _ clause: Clause, deviations: [String: String], capabilities: Capabilities, replay: ProgramReplay,
         runChild: (_ skipping: [String]) async -> ChildEnd
     ) async -> ClauseResult {
         let clock = ContinuousClock()
@@ -67,11 +68,8 @@ extension Conformance {
             execution.cases += output.ended
             let death = deathDescription(clause, end)
             if let running = output.running {
-                let program =
-                    clause.crashedProgram(running, capabilities: capabilities, adapterName: adapterName).map {
-                        "; \($0)"
-                    } ?? ""
-                let message = death + program
+                let program = clause.crashedProgram(running, capabilities: capabilities, replay: replay)
+                let message = death + (program.map { "\n" + $0 } ?? "")
                 execution.cases.append(
                     CaseResult(name: running, outcome: end.killedForSilence ? .timedOut(message) : .crashed(message)))
             } else if end.exitCode != childHungExitCode {
