@@ -75,15 +75,21 @@ public struct FBLStyleAdapter: PromiseAdapter {
         }
     }
 
+    /// The queue `all` and `race` observe their inputs on: a serial one, as Google's default (the main queue) is, so
+    /// that of the inputs settled when the combinator is made, the first in input order comes first. On a concurrent
+    /// queue their observers run at once and any of those inputs may win; the main queue is served only where the
+    /// main thread serves it, which a test process need not do.
+    static let combinatorQueue = DispatchQueue(label: "FBLStyleAdapter combinators")
+
     /// `all(_:)`.
     public func all(_ promises: [Promise], completion: @escaping @Sendable (Result<[Sentinel], any Error>) -> Void) {
-        FBLStyle.all(on: .global(), promises)
+        FBLStyle.all(on: Self.combinatorQueue, promises)
             .then(on: .global()) { completion(.success($0)) }
             .catch(on: .global()) { completion(.failure($0)) }
     }
 
     /// `race(_:)`.
-    public func race(_ promises: [Promise]) -> Promise { FBLStyle.race(on: .global(), promises) }
+    public func race(_ promises: [Promise]) -> Promise { FBLStyle.race(on: Self.combinatorQueue, promises) }
 
     /// A pending promise rejected with `CancellationError` to cancel it.
     public func cancellablePending() -> (

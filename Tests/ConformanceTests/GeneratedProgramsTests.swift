@@ -116,11 +116,27 @@ import Testing
 
     /// Where the spec leaves a choice, the model gives the constraint: a race of inputs settled before it was made may
     /// take either.
-    @Test func aRaceOfSettledInputsMayTakeEither() throws {
-        let program = try Program(parsing: "p0 = fulfilled v1; p1 = rejected e1; p2 = race p1 p0")
+    @Test func aRaceOfSettledInputsTakesTheFirstInInputOrder() throws {
+        let program = try Program(parsing: "p0 = fulfilled v1; p1 = rejected e1; p2 = race p1 p0; p3 = any p0 p1")
         let facts = PromiseConformance.PromisesAPlus.predict(program).facts
-        let expectation = PromisesAPlus.expectation(of: 2, program.makes[2].make, facts: facts)
-        #expect(expectation.allows(.fulfilled(1)) && expectation.allows(.rejected(.error(1))))
+        let race = PromisesAPlus.expectation(of: 2, program.makes[2].make, facts: facts)
+        #expect(race.allows(.rejected(.error(1))) && !race.allows(.fulfilled(1)))
+        let twoFulfilled = try Program(parsing: "p0 = fulfilled v1; p1 = fulfilled v2; p2 = any p1 p0; p3 = race p0 p1")
+        let settled = PromiseConformance.PromisesAPlus.predict(twoFulfilled).facts
+        let any = PromisesAPlus.expectation(of: 2, twoFulfilled.makes[2].make, facts: settled)
+        #expect(any.allows(.fulfilled(2)) && !any.allows(.fulfilled(1)))
+        let raceOfTwo = PromisesAPlus.expectation(of: 3, twoFulfilled.makes[3].make, facts: settled)
+        #expect(raceOfTwo.allows(.fulfilled(1)) && !raceOfTwo.allows(.fulfilled(2)))
+    }
+
+    /// Inputs that settle in the same later step may come in either order.
+    @Test func aRaceOfInputsSettledInOneLaterStepMayTakeEither() throws {
+        let program = try Program(
+            parsing: "p0 = pending; p1 = then p0 - ( -> v1 ) _; p2 = then p0 - ( -> v2 ) _; p3 = race p2 p1; "
+                + "fulfil p0 v3")
+        let facts = PromiseConformance.PromisesAPlus.predict(program).facts
+        let race = PromisesAPlus.expectation(of: 3, program.makes[3].make, facts: facts)
+        #expect(race.allows(.fulfilled(1)) && race.allows(.fulfilled(2)))
     }
 
     /// A cycle of pending promises (p2 adopts p3, which is derived from p2) need not be freed; the rest must be.

@@ -36,7 +36,7 @@ private typealias Promise = ReferencePromise<Sentinel>
 
     /// One flaw, in every run but a sanitizer's: the fixed clauses miss a rejection that runs late handlers first.
     /// (Under a sanitizer a whole run takes minutes; what the fixed clauses miss is no different there, and the
-    /// sanitizers watch the same clauses over the correct reference, ReferenceConformance.)
+    /// sanitizers watch the same clauses over the styles, BuiltInStylesConformance.)
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test(.enabled(if: !TestEnvironment.isThreadSanitized && !TestEnvironment.isAddressSanitized))
     func theFixedClausesMissOneFlaw() async {
@@ -69,8 +69,10 @@ private typealias Promise = ReferencePromise<Sentinel>
         case .allDropsRepeatedInputs: return check.allOfRepeatedInput()
         case .raceSkipsAlreadyRejectedInputs: return check.raceWithRejectedInput()
         case .raceIgnoresRejectionsPastThirdInput: return check.raceRejectedByLastInput(inputs: 4)
+        case .raceTakesTheLastSettledInput: return check.raceOfSettledInputs()
         case .anyCountsRepeatedInputOnce: return check.anyOfRepeatedRejectedInput()
         case .anyOfNothingStaysPending: return check.anyOfNothing()
+        case .anyTakesTheLastFulfilledInput: return check.anyOfFulfilledInputs()
         case .cancellationBecomesErrorPastThreeLinks: return check.cancellationDownChain(links: 4)
         case .cancellationSkipsPassThroughPastThree: return check.cancellationReachesHandlers(4)
         case .rejectedAdoptionLeaks: return check.rejectedAdoptionReleased()
@@ -354,6 +356,20 @@ private struct DirectChecks {
         promises[inputs - 1].reject(SentinelError(1))
         guard case .failure = outcome(race) else { return true }
         return false
+    }
+
+    /// `race` of a fulfilled promise and a rejected one, both settled when it is called: fulfilled, as the first?
+    func raceOfSettledInputs() -> Bool {
+        let race = ReferencePromise.race(
+            [Promise(value: Sentinel(1), flaw: flaw), Promise(error: SentinelError(2), flaw: flaw)], flaw: flaw)
+        return value(race) != 1
+    }
+
+    /// `any` of two fulfilled promises, both settled when it is called: fulfilled with the first's value?
+    func anyOfFulfilledInputs() -> Bool {
+        let any = ReferencePromise.any(
+            [Promise(value: Sentinel(1), flaw: flaw), Promise(value: Sentinel(2), flaw: flaw)], flaw: flaw)
+        return value(any) != 1
     }
 
     /// `any` of one promise twice, which rejects: rejected?

@@ -21,8 +21,10 @@ extension ReferencePromise {
         let values = Locked<[Value?]>(Array(repeating: nil, count: promises.count))
         let done = OnceFlag()
         let count = promises.count  // not `promises` in the handlers: each input would hold itself
+        let queue = combinatorQueue()
         for (index, promise) in promises.enumerated() {
             _ = promise.then(
+                on: queue,
                 { value in
                     let all = values.withLock { values -> [Value]? in
                         values[index] = value
@@ -44,9 +46,12 @@ extension ReferencePromise {
     /// Settles like the first of `promises` to settle.
     public static func race(_ promises: [ReferencePromise], flaw: SubtleFlaw? = nil) -> ReferencePromise {
         let race = ReferencePromise(flaw: flaw)
-        for (index, promise) in promises.enumerated()
+        let queue = combinatorQueue()
+        let inputs = Array(promises.enumerated())
+        for (index, promise) in flaw == .raceTakesTheLastSettledInput ? inputs.reversed() : inputs
         where !(flaw == .raceSkipsAlreadyRejectedInputs && promise.isRejected) {
             _ = promise.then(
+                on: queue,
                 { value in
                     race.fulfill(value)
                     return .value(value)
@@ -68,9 +73,11 @@ extension ReferencePromise {
         let rejections = Counter()
         let rejectedPromises = DistinctCounter()
         let count = promises.count
-        for promise in promises {
+        let queue = combinatorQueue()
+        for promise in flaw == .anyTakesTheLastFulfilledInput ? promises.reversed() : promises {
             let input = ObjectIdentifier(promise)
             _ = promise.then(
+                on: queue,
                 { value in
                     any.fulfill(value)
                     return .value(value)
@@ -83,6 +90,13 @@ extension ReferencePromise {
                 })
         }
         return any
+    }
+
+    /// The serial queue a combinator hears its inputs on: it registers on them in input order, so of the inputs
+    /// settled when it is made, the first in input order comes first (as in PromiseKit, Google Promises and
+    /// JavaScript); the inputs that settle later come in the order they settle.
+    private static func combinatorQueue() -> DispatchQueue {
+        DispatchQueue(label: "ReferencePromise combinator")
     }
 
     /// `promises` without repetitions, in order of first appearance (``SubtleFlaw/allDropsRepeatedInputs`` only).

@@ -90,6 +90,10 @@ public enum SubtleFlaw: String, CaseIterable, Sendable, Codable {
     /// `race` of more than three inputs ignores the rejections of the inputs after the third: only their values count.
     /// Trigger: `race` of four pending inputs, the fourth rejecting first.
     case raceIgnoresRejectionsPastThirdInput
+    /// `race` registers on its inputs last first: of the inputs already settled when it is called, it takes the last
+    /// in input order.
+    /// Trigger: `race` of a fulfilled promise and a rejected one.
+    case raceTakesTheLastSettledInput
 
     // MARK: any
 
@@ -100,6 +104,10 @@ public enum SubtleFlaw: String, CaseIterable, Sendable, Codable {
     /// `any` of no input stays pending for ever instead of rejecting.
     /// Trigger: `any` of nothing.
     case anyOfNothingStaysPending
+    /// `any` registers on its inputs last first: of the inputs already fulfilled when it is called, it takes the last
+    /// in input order.
+    /// Trigger: `any` of two fulfilled promises with different values.
+    case anyTakesTheLastFulfilledInput
 
     // MARK: Cancellation
 

@@ -8,7 +8,8 @@
 //
 // Where the spec leaves a choice, the model gives the constraint, not one answer: which of several inputs that
 // settled during the same step a race takes, which order handlers of different promises or on different queues run
-// in. Steps are the model's clock: the driver waits for each step's work to end before it starts the next, so a
+// in. Where every original makes the same choice, the model requires it: a combinator takes the first in input order
+// of the inputs settled when it was made (`first`). Steps are the model's clock: the driver waits for each step's work to end before it starts the next, so a
 // promise settled in an earlier step settled first.
 
 /// Promises/A+ as code: what each promise and handler of a ``Program`` must do.
@@ -213,16 +214,28 @@ enum PromisesAPlus {
         }
     }
 
-    /// The inputs of combinator `node` that settled first, by step (the driver finishes each step before the next,
+    /// The inputs of combinator `node` that may come first, by step (the driver finishes each step before the next,
     /// so an input settled in an earlier step settled first; inputs settled during the same step may have settled in
-    /// either order). The combinator sees every input settled before it was made as settled when it was made: any of
-    /// those may come first.
+    /// either order).
+    ///
+    /// The combinator sees every input settled before it was made as settled when it was made, and of those the first
+    /// in input order comes first: it registers on its inputs in that order, as PromiseKit's `race` and `when`,
+    /// Google's `race` and `all`, Bolts' `whenAny` and JavaScript's `Promise.race` and `Promise.any` do. An input
+    /// settled during the step that made the combinator may have settled before it or after: it may come first only
+    /// where it comes before, in input order, the first input settled in an earlier step.
     static func first(_ inputs: [Int], of node: Int, where include: (State) -> Bool, facts: Facts) -> [Int] {
         let made = facts.madeAt[node] ?? 0
         func seenAt(_ input: Int) -> Int? { facts.settledAt[input].map { max($0, made) } }
         let settled = inputs.filter { include(facts.state($0)) }
         guard let earliest = settled.compactMap(seenAt).min() else { return [] }
-        return settled.filter { seenAt($0) == earliest }
+        let candidates = settled.filter { seenAt($0) == earliest }
+        let settledBefore = { (input: Int) in (facts.settledAt[input] ?? made) < made }
+        guard earliest == made, let firstBefore = candidates.first(where: settledBefore),
+            let position = inputs.firstIndex(of: firstBefore)
+        else { return candidates }
+        return candidates.filter { input in
+            settledBefore(input) ? input == firstBefore : (inputs.firstIndex(of: input) ?? position) < position
+        }
     }
 
     /// `race` settles like the first of its inputs to settle, and stays pending while none has.
