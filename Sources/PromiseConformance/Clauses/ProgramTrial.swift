@@ -141,15 +141,15 @@ enum ProgramTrial {
     static func wrapped(_ text: String) -> [String] {
         var lines: [String] = []
         var line = ""
-        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
-            let indent = lines.isEmpty ? "  " : "    "
+        var indent: String { lines.isEmpty ? "  " : "    " }
+        for word in text.split(separator: " ") {
             if !line.isEmpty, indent.count + line.count + 1 + word.count > reportWidth {
                 lines.append(indent + line)
                 line = ""
             }
             line += (line.isEmpty ? "" : " ") + word
         }
-        if !line.isEmpty { lines.append((lines.isEmpty ? "  " : "    ") + line) }
+        if !line.isEmpty { lines.append(indent + line) }
         return lines
     }
 }

@@ -30,16 +30,12 @@ struct ProgramReplay: Sendable {
 
     /// How `caller` replays a program on `adapter`.
     init(_ caller: Caller, for adapter: ErasedAdapter) {
-        self.caller = caller
-        adapterName = adapter.name
-        adapterType = adapter.typeName
+        self.init(caller, adapterName: adapter.name, adapterType: adapter.typeName)
     }
 
     /// How `caller` replays a program on `adapter`.
     init<A: PromiseAdapter>(_ caller: Caller, for adapter: A) {
-        self.caller = caller
-        adapterName = adapter.name
-        adapterType = String(describing: A.self)
+        self.init(caller, adapterName: adapter.name, adapterType: String(describing: A.self))
     }
 
     /// The replay line for `program`.

@@ -9,8 +9,8 @@
 // Where the spec leaves a choice, the model gives the constraint, not one answer: which of several inputs that
 // settled during the same step a race takes, which order handlers of different promises or on different queues run
 // in. Where every original makes the same choice, the model requires it: a combinator takes the first in input order
-// of the inputs settled when it was made (`first`). Steps are the model's clock: the driver waits for each step's work to end before it starts the next, so a
-// promise settled in an earlier step settled first.
+// of the inputs settled when it was made (`first`). Steps are the model's clock: the driver waits for each step's work
+// to end before it starts the next, so a promise settled in an earlier step settled first.
 
 /// Promises/A+ as code: what each promise and handler of a ``Program`` must do.
 enum PromisesAPlus {
@@ -228,14 +228,13 @@ enum PromisesAPlus {
         func seenAt(_ input: Int) -> Int? { facts.settledAt[input].map { max($0, made) } }
         let settled = inputs.filter { include(facts.state($0)) }
         guard let earliest = settled.compactMap(seenAt).min() else { return [] }
-        let candidates = settled.filter { seenAt($0) == earliest }
-        let settledBefore = { (input: Int) in (facts.settledAt[input] ?? made) < made }
-        guard earliest == made, let firstBefore = candidates.first(where: settledBefore),
-            let position = inputs.firstIndex(of: firstBefore)
+        let candidates = settled.filter { seenAt($0) == earliest }  // in input order
+        // Seen when made: the inputs up to the first settled in an earlier step (those before it settled in the
+        // make's step, perhaps before the make).
+        guard earliest == made,
+            let firstBefore = candidates.firstIndex(where: { (facts.settledAt[$0] ?? made) < made })
         else { return candidates }
-        return candidates.filter { input in
-            settledBefore(input) ? input == firstBefore : (inputs.firstIndex(of: input) ?? position) < position
-        }
+        return Array(candidates[...firstBefore])
     }
 
     /// `race` settles like the first of its inputs to settle, and stays pending while none has.
