@@ -150,12 +150,15 @@ import Testing
         if losesHandlers.contains(flaw) {
             // A fixed clause times out waiting for the lost handler; a generated one says what the model required
             // that never happened: a handler that never ran, or a promise (whose observer was lost) still pending.
+            // A generated program's report wraps its prose: read it as one line.
             #expect(
                 report.failures.allSatisfy { failure in
-                    let message = failure.status.message ?? ""
+                    let message = (failure.status.message ?? "").split(whereSeparator: \.isWhitespace)
+                        .joined(separator: " ")
                     guard failure.clause.programs != nil else { return message.contains("timed out") }
                     return message.contains("never ran") || message.contains("is pending")
-                }, "\(comment)", sourceLocation: sourceLocation)
+                }, "\(comment)\n\(report.failures.map(\.description).joined(separator: "\n"))",
+                sourceLocation: sourceLocation)
         }
     }
 
