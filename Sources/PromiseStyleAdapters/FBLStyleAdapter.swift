@@ -6,7 +6,7 @@ import PromiseConformance
 ///
 /// - `then` turns the outcome into a promise of a `Result`, then runs the matching handler in one Google `then`
 ///   whose block returns a promise, so adoption and the cycle check (A+ 2.3.1) are the library's own. When the suite
-///   leaves the queue to the implementation, blocks run on a global queue: Google's default,
+///   leaves the queue to the implementation, blocks run on ``mainQueueStandIn``, a serial queue: Google's default,
 ///   `DispatchQueue.promises`, is the main queue, which a command-line tool does not serve.
 /// - A foreign thenable is wrapped the Google way, with the async initializer `Promise { fulfill, reject in ... }`.
 /// - `all` is `all(_:)` and `race` is `race(_:)`; Google's `any` waits for every input and fulfils with `Maybe`
@@ -47,7 +47,7 @@ public struct FBLStyleAdapter: PromiseAdapter {
         onFulfilled: (@Sendable (Sentinel) -> HandlerResult<Promise>)?,
         onRejected: (@Sendable (any Error) -> HandlerResult<Promise>)?
     ) -> Promise {
-        let queue = queue ?? .global()
+        let queue = queue ?? Self.mainQueueStandIn
         let outcome = promise.then(on: queue) { value -> Result<Sentinel, any Error> in .success(value) }
             .recover(on: queue) { error -> Result<Sentinel, any Error> in .failure(error) }
         return outcome.then(on: queue) { result -> Promise in
@@ -75,21 +75,22 @@ public struct FBLStyleAdapter: PromiseAdapter {
         }
     }
 
-    /// The queue `all` and `race` observe their inputs on: a serial one, as Google's default (the main queue) is, so
-    /// that of the inputs settled when the combinator is made, the first in input order comes first. On a concurrent
-    /// queue their observers run at once and any of those inputs may win; the main queue is served only where the
-    /// main thread serves it, which a test process need not do.
-    static let combinatorQueue = DispatchQueue(label: "FBLStyleAdapter combinators")
+    /// The queue standing in for Google's default, `DispatchQueue.promises` (the main queue, which is served only
+    /// where the main thread serves it, and a test process need not do that): a serial queue, as the main queue is.
+    /// Handlers the suite gives no queue run on it, one at a time in the order of their `then` calls (A+ 2.2.6), and
+    /// `all` and `race` observe their inputs on it, so that of the inputs settled when the combinator is made, the
+    /// first in input order comes first (on a concurrent queue their observers run at once and any of them may win).
+    public static let mainQueueStandIn = DispatchQueue(label: "FBLStyleAdapter main queue stand-in")
 
     /// `all(_:)`.
     public func all(_ promises: [Promise], completion: @escaping @Sendable (Result<[Sentinel], any Error>) -> Void) {
-        FBLStyle.all(on: Self.combinatorQueue, promises)
+        FBLStyle.all(on: Self.mainQueueStandIn, promises)
             .then(on: .global()) { completion(.success($0)) }
             .catch(on: .global()) { completion(.failure($0)) }
     }
 
     /// `race(_:)`.
-    public func race(_ promises: [Promise]) -> Promise { FBLStyle.race(on: Self.combinatorQueue, promises) }
+    public func race(_ promises: [Promise]) -> Promise { FBLStyle.race(on: Self.mainQueueStandIn, promises) }
 
     /// A pending promise rejected with `CancellationError` to cancel it.
     public func cancellablePending() -> (
@@ -102,8 +103,8 @@ public struct FBLStyleAdapter: PromiseAdapter {
     /// Swift's `CancellationError`.
     public func isCancellation(_ error: any Error) -> Bool { error is CancellationError }
 
-    /// Each handler-taking method users write, with the queue the suite passes (`on:`; the default,
-    /// `DispatchQueue.promises`, is the main queue, which the suite does not serve):
+    /// Each handler-taking method users write, with the queue the suite passes (`on:`; with none,
+    /// ``mainQueueStandIn``, as for `then`):
     ///
     /// - `then { value -> Promise }` and `recover { error -> Promise }`: a handler that returns a value (as
     ///   `Promise(v)`), throws, or returns a promise or a thenable.
@@ -116,37 +117,40 @@ public struct FBLStyleAdapter: PromiseAdapter {
         return [
             EntryPoint("then(on:) { value -> Promise }", handlers: .onFulfilled, results: adopting, takesQueue: true) {
                 promise, queue, onFulfilled, _ in
-                promise.then(on: queue ?? .global()) { value -> Promise in
+                promise.then(on: queue ?? Self.mainQueueStandIn) { value -> Promise in
                     self.promise(for: onFulfilled?(value) ?? .fulfill(value))
                 }
             },
             EntryPoint(
                 "then(on:) { value -> Value }", handlers: .onFulfilled, results: [.value, .throw], takesQueue: true
             ) { promise, queue, onFulfilled, _ in
-                promise.then(on: queue ?? .global()) { value -> Sentinel in try onFulfilled?(value).value() ?? value }
+                promise.then(on: queue ?? Self.mainQueueStandIn) { value -> Sentinel in
+                    try onFulfilled?(value).value() ?? value
+                }
             },
             EntryPoint("then(on:) { value in }", handlers: .onFulfilled, results: .same, takesQueue: true) {
                 promise, queue, onFulfilled, _ in
-                promise.then(on: queue ?? .global()) { (value: Sentinel) -> Void in _ = onFulfilled?(value) }
+                promise.then(on: queue ?? Self.mainQueueStandIn) { (value: Sentinel) -> Void in _ = onFulfilled?(value)
+                }
             },
             EntryPoint("recover(on:) { error -> Promise }", handlers: .onRejected, results: adopting, takesQueue: true)
             {
                 promise, queue, _, onRejected in
-                promise.recover(on: queue ?? .global()) { error -> Promise in
+                promise.recover(on: queue ?? Self.mainQueueStandIn) { error -> Promise in
                     self.promise(for: onRejected?(error) ?? .reject(error))
                 }
             },
             EntryPoint(
                 "recover(on:) { error -> Value }", handlers: .onRejected, results: [.value, .throw], takesQueue: true
             ) { promise, queue, _, onRejected in
-                promise.recover(on: queue ?? .global()) { error -> Sentinel in
+                promise.recover(on: queue ?? Self.mainQueueStandIn) { error -> Sentinel in
                     guard let onRejected else { throw error }
                     return try onRejected(error).value()
                 }
             },
             EntryPoint("catch(on:)", handlers: .onRejected, results: .same, takesQueue: true) {
                 promise, queue, _, onRejected in
-                promise.catch(on: queue ?? .global()) { error in _ = onRejected?(error) }
+                promise.catch(on: queue ?? Self.mainQueueStandIn) { error in _ = onRejected?(error) }
             },
         ]
     }

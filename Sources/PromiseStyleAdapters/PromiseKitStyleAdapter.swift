@@ -7,8 +7,8 @@ import PromiseKitStyle
 /// - `then` first turns the outcome into a `Guarantee<Result>` with handlers that run inline (`on: nil`), then runs
 ///   the matching handler in one `Guarantee.then(on:)` whose body returns a promise, so adoption, assimilation and
 ///   the `returnedSelf` check are PromiseKit's own. When the suite leaves the queue to the implementation, handlers
-///   run on a global queue: PromiseKit's default, `conf.Q.map`, is the main queue, which a command-line tool does
-///   not serve.
+///   run on ``mainQueueStandIn``, a serial queue: PromiseKit's default, `conf.Q.map`, is the main queue, which a
+///   command-line tool does not serve.
 /// - A foreign thenable is presented as a PromiseKit `PromiseKitStyle.Thenable`, the protocol PromiseKit chains
 ///   through.
 /// - `all` is `when(fulfilled:)`, `race` is `race(_:)`, `any` is `race(fulfilled:)`; cancellation is a rejection
@@ -40,6 +40,11 @@ public struct PromiseKitStyleAdapter: PromiseAdapter {
     /// `Promise(error:)`.
     public func rejected(_ error: any Error) -> Promise { Promise(error: error) }
 
+    /// The queue standing in for PromiseKit's default, `conf.Q.map` (the main queue, which is served only where the
+    /// main thread serves it, and a test process need not do that): a serial queue, as the main queue is, so handlers
+    /// the suite gives no queue run one at a time in the order of their `then` calls (A+ 2.2.6).
+    public static let mainQueueStandIn = DispatchQueue(label: "PromiseKitStyleAdapter main queue stand-in")
+
     /// The outcome as a guarantee, then one `then(on:)` that runs the matching handler.
     public func then(
         _ promise: Promise,
@@ -49,7 +54,7 @@ public struct PromiseKitStyleAdapter: PromiseAdapter {
     ) -> Promise {
         let outcome: Guarantee<Result<Sentinel>> = promise.map(on: nil) { .fulfilled($0) }
             .recover(on: nil) { .value(.rejected($0)) }
-        return outcome.then(on: queue ?? .global()) { result -> Promise in
+        return outcome.then(on: queue ?? Self.mainQueueStandIn) { result -> Promise in
             switch result {
             case .fulfilled(let value):
                 guard let onFulfilled else { return .value(value) }

@@ -3,10 +3,11 @@
 // and the flaws, and looked for in the document's text, whose line breaks are read as spaces.
 import FlawedPromises
 import Foundation
-import PromiseConformance
 import PromiseStyleAdapters
 import TestSupport
 import Testing
+
+@testable import PromiseConformance
 
 @Suite struct DocumentedSuiteCounts {
     static let article = "Sources/PromiseConformance/PromiseConformance.docc/TestingYourPromise.md"
@@ -72,6 +73,40 @@ import Testing
         }
         let sample = Self.declaredSummary(BoltsStyleAdapter())
         #expect(try Self.text(Self.article).contains("(`\(sample)`)"), "\(Self.article) should say: (`\(sample)`)")
+    }
+
+    /// A count with its thousands grouped, as the documents write it: 1,000,000.
+    static func grouped(_ count: Int) -> String {
+        let digits = Array(String(count))
+        return stride(from: digits.count, to: 0, by: -3).reversed().map { end in
+            String(digits[max(0, end - 3)..<end])
+        }
+        .joined(separator: ",")
+    }
+
+    /// What the article's section "Stress" says `PROMISES_STRESS=1` changes is the code's: the race budgets, the
+    /// handlers per thread of `swift.concurrentRegistration`, and the deep-chain clauses' chain lengths.
+    @Test func theStressNumbersAreTheCodes() throws {
+        let budget = { (seconds: TimeInterval) in seconds == seconds.rounded() ? "\(Int(seconds))" : "\(seconds)" }
+        let stated = [
+            "gives each race clause a budget of \(budget(ClauseContext.stressRaceBudget)) s instead of "
+                + "\(budget(ClauseContext.defaultRaceBudget)) s",
+            "runs `swift.concurrentRegistration` with \(Self.grouped(ClauseContext.stressRegistrationsPerThread)) "
+                + "handlers per thread instead of \(Self.grouped(ClauseContext.registrationsPerThread))",
+            "and `swift.deepChain` with chains of \(Self.grouped(ClauseContext.stressChainLength)) links instead of "
+                + "\(Self.grouped(ClauseContext.settledChainLength)) (settled) and "
+                + "\(Self.grouped(ClauseContext.droppedChainLength)) (dropped)",
+            "follow their first case's chain of \(Self.grouped(ClauseContext.longChainLength)) links with one of "
+                + "\(Self.grouped(ClauseContext.stressChainLength)), and give each other case a chain of "
+                + "\(Self.grouped(ClauseContext.longChainLength)) links too",
+        ]
+        let article = try Self.text(Self.article)
+        for sentence in stated { #expect(article.contains(sentence), "\(Self.article) should say: \(sentence)") }
+        let help = ConformanceCommand.usage.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let helpLine =
+            "race for \(budget(ClauseContext.stressRaceBudget)) s per race clause, not "
+            + "\(budget(ClauseContext.defaultRaceBudget)) s, and chains of \(Self.grouped(ClauseContext.stressChainLength))"
+        #expect(help.contains(helpLine), "the command's help should say: \(helpLine)")
     }
 
     /// The article and the command's help count the numbered requirements of Promises/A+ the matrix's rows begin with,

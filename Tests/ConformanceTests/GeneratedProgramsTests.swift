@@ -139,6 +139,41 @@ import Testing
         #expect(race.allows(.fulfilled(1)) && race.allows(.fulfilled(2)))
     }
 
+    /// The trigger programs of the flaws that misorder handlers with no queue.
+    static let unqueuedOrderTriggers: [(SubtleFlaw, String)] = [
+        (
+            .unqueuedHandlersPastSecondRunLastFirst,
+            "p0 = pending; p1 = then p0 - ( -> v1 ) _; p2 = then p0 - ( -> v2 ) _; p3 = then p0 - ( -> v3 ) _; "
+                + "fulfil p0 v4"
+        ),
+        (
+            .unqueuedHandlerAddedInsideRunsFirst,
+            "p0 = pending; p1 = then p0 - ( p3 = then p0 - ( -> v3 ) _ -> v1 ) _; p2 = then p0 - ( -> v2 ) _; "
+                + "fulfil p0 v4"
+        ),
+    ]
+
+    /// A+ 2.2.6 for handlers with no queue: the model orders them as it orders handlers on one serial queue. The two
+    /// flaws that misorder them break that rule in their trigger program, which the model that ordered only handlers
+    /// on one serial queue (`orderUnqueued: false`, what an adapter that declares its default concurrent gets)
+    /// passes; the correct reference passes both.
+    @Test(arguments: unqueuedOrderTriggers)
+    func handlersWithNoQueueRunInThenOrder(_ flaw: SubtleFlaw, _ text: String) throws {
+        let program = try Program(parsing: text)
+        func violations(_ flaw: SubtleFlaw?, orderUnqueued: Bool) -> [String] {
+            let adapter = ErasedAdapter(ReferenceAdapter(flaw: flaw))
+            let log = ProgramRun(program, on: adapter).run(
+                PromisesAPlus.predict(program), stallLimit: ProgramTrial.stallLimit,
+                releaseLimit: ProgramTrial.stallLimit, deadline: .now() + TestEnvironment.clauseTimeout.dispatchInterval
+            )
+            return ModelComparison.violations(program, log, orderUnqueued: orderUnqueued).map(\.description)
+        }
+        let found = violations(flaw, orderUnqueued: true)
+        #expect(found.count == 1 && found.allSatisfy { $0.hasPrefix("2.2.6.1: ") }, "\(found)")
+        #expect(violations(flaw, orderUnqueued: false).isEmpty)
+        #expect(violations(nil, orderUnqueued: true).isEmpty)
+    }
+
     /// A cycle of pending promises (p2 adopts p3, which is derived from p2) need not be freed; the rest must be.
     @Test func aPendingCycleNeedNotBeFreed() throws {
         let program = try Program(

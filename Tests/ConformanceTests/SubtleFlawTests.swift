@@ -55,6 +55,8 @@ private typealias Promise = ReferencePromise<Sentinel>
         let check = DirectChecks(flaw: flaw)
         switch program {
         case .rejectionRunsLateHandlersFirst: return check.rejectionOrder(handlers: 5)
+        case .unqueuedHandlersPastSecondRunLastFirst: return check.unqueuedOrder(handlers: 4)
+        case .unqueuedHandlerAddedInsideRunsFirst: return check.unqueuedHandlerAddedInside()
         case .catchHandlersRunLast: return check.catchBeforeThen()
         case .rejectionDropsSixthHandler: return check.rejectionRunsEveryHandler(handlers: 7)
         case .adoptionRunsFirstHandlerTwice: return check.adoptedPromiseHandlersRunOnce(handlers: 3)
@@ -178,6 +180,40 @@ private struct DirectChecks {
     /// `handlers` handlers on one serial queue, on a pending promise that is then rejected: in order?
     func rejectionOrder(handlers: Int) -> Bool {
         rejectionLog(handlers: handlers) != Array(0..<handlers)
+    }
+
+    /// A handler with no queue that appends `label` to `log`, then signals `ran`, and passes the value on.
+    func unqueued(
+        _ log: Locked<[Int]>, _ label: Int, _ ran: DispatchSemaphore, on promise: Promise,
+        then more: @escaping @Sendable () -> Void = {}
+    ) {
+        _ = promise.then { value in
+            log.withLock { $0.append(label) }
+            more()
+            ran.signal()
+            return .value(value)
+        }
+    }
+
+    /// `handlers` handlers with no queue on a pending promise that is then fulfilled: in order?
+    func unqueuedOrder(handlers: Int) -> Bool {
+        let promise = pending()
+        let log = Locked<[Int]>([])
+        let ran = DispatchSemaphore(value: 0)
+        for label in 0..<handlers { unqueued(log, label, ran, on: promise) }
+        promise.fulfill(Sentinel(1))
+        return !wait(ran, handlers) || log.withLock { $0 } != Array(0..<handlers)
+    }
+
+    /// Two handlers with no queue on a pending promise, the first adding a third with no queue; fulfilled: in order?
+    func unqueuedHandlerAddedInside() -> Bool {
+        let promise = pending()
+        let log = Locked<[Int]>([])
+        let ran = DispatchSemaphore(value: 0)
+        unqueued(log, 0, ran, on: promise) { unqueued(log, 2, ran, on: promise) }
+        unqueued(log, 1, ran, on: promise)
+        promise.fulfill(Sentinel(1))
+        return !wait(ran, 3) || log.withLock { $0 } != [0, 1, 2]
     }
 
     /// A catch handler (onRejected only), then a handler with both, on one serial queue; rejected: in order?

@@ -245,6 +245,11 @@ public struct FlawedAdapter: PromiseAdapter, Codable {
         self.window = window
     }
 
+    /// Handlers with no queue are sent to a global queue, which may run two at once.
+    public var concurrentDefaultScheduling: String? {
+        "a handler with no queue is sent to a global queue, which may run two handlers at once"
+    }
+
     /// `Flawed(flaw)`, with the window when there is one: `Flawed(splitResolution, window 100)`.
     public var name: String { "Flawed(\(flaw.rawValue)\(window > 0 ? ", window \(window)" : ""))" }
 

@@ -125,6 +125,11 @@ public protocol InlinePromiseAdapter: PromiseAdapter where Promise == InlineProm
 extension InlinePromiseAdapter {
     /// A pending promise and its two settling functions.
     public func pending() -> InlinePromise.Pending { InlinePromise.pending() }
+
+    /// Handlers with no queue are sent to a global queue, which may run two at once.
+    public var concurrentDefaultScheduling: String? {
+        "a handler with no queue is sent to a global queue, which may run two handlers at once"
+    }
 }
 
 /// What a thread frees one object at a time: an object freed while the thread is already freeing one waits its turn

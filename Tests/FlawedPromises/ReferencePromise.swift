@@ -41,6 +41,8 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
         var adopts = false
         var catchOnly = false
         var passesRejectionOn = false
+        /// Registered with no queue: it runs on ``referenceDefaultQueue(_:)``.
+        var unqueued = false
         let run: @Sendable (Result<Value, any Error>, ReferencePromise) -> Void
     }
 
@@ -185,6 +187,12 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
                 return nil
             case .settled(let result):
                 if runsNowIfSettled { return result }
+                if flaw == .unqueuedHandlerAddedInsideRunsFirst, callback.unqueued,
+                    RunningHandler.isRunningUnqueued(of: self)
+                {
+                    RunningHandler.runWhenTheHandlerReturns { callback.run(result, callback.child) }
+                    return nil
+                }
                 Self.dispatch(callback, result)
                 return nil
             }
@@ -198,18 +206,20 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
 
     // MARK: then
 
-    /// Registers handlers; `queue` nil means a global queue. A nil handler passes the value or error on.
+    /// Registers handlers; `queue` nil means ``referenceDefaultQueue(_:)``, a serial queue, so handlers with no queue run
+    /// one at a time in the order of their `then` calls (A+ 2.2.6). A nil handler passes the value or error on.
     public func then(
         on queue: DispatchQueue? = nil, _ onFulfilled: (@Sendable (Value) throws -> Step<Value>)?,
         _ onRejected: (@Sendable (any Error) throws -> Step<Value>)? = nil
     ) -> ReferencePromise<Value> {
         let derived = ReferencePromise<Value>(flaw: flaw, derivedFrom: self)
         let flaw = flaw
-        let handling = RunningHandler(of: self, flawed: flaw != nil)
+        let handling = RunningHandler(of: self, flawed: flaw != nil, unqueued: queue == nil)
         subscribe(
             Callback(
-                queue: queue ?? .global(), child: derived, catchOnly: onFulfilled == nil && onRejected != nil,
-                passesRejectionOn: onRejected == nil
+                queue: queue ?? referenceDefaultQueue(flaw), child: derived,
+                catchOnly: onFulfilled == nil && onRejected != nil, passesRejectionOn: onRejected == nil,
+                unqueued: queue == nil
             ) { result, child in
                 let derived = child
                 do {
@@ -279,6 +289,13 @@ extension ReferencePromise {
         if flaw == .rejectionRunsLateHandlersFirst, error != nil, callbacks.count > 4 {
             callbacks = Array(callbacks[4...] + callbacks[..<4])
         }
+        if flaw == .unqueuedHandlersPastSecondRunLastFirst {
+            let unqueued = callbacks.indices.filter { callbacks[$0].unqueued }
+            if unqueued.count > 2 {
+                let late = Array(unqueued[2...])
+                for (index, from) in zip(late, late.reversed().map { callbacks[$0] }) { callbacks[index] = from }
+            }
+        }
         if flaw == .catchHandlersRunLast, error != nil {
             callbacks = callbacks.filter { !$0.catchOnly } + callbacks.filter(\.catchOnly)
         }
@@ -290,6 +307,16 @@ extension ReferencePromise {
         return callbacks
     }
 }
+
+/// Where a reference promise runs a handler registered with no queue: one serial queue for every promise with the
+/// same flaw (or none), so that the tests that run different flaws at once do not wait on each other's handlers.
+private let referenceDefaultQueues: [SubtleFlaw?: DispatchQueue] = Dictionary(
+    uniqueKeysWithValues: ([nil] + SubtleFlaw.allCases).map { flaw in
+        (flaw, DispatchQueue(label: "ReferencePromise default \(flaw?.rawValue ?? "(no flaw)")"))
+    })
+
+/// The serial queue where reference promises with `flaw` run handlers registered with no queue.
+func referenceDefaultQueue(_ flaw: SubtleFlaw?) -> DispatchQueue { referenceDefaultQueues[flaw]! }
 
 /// A flag claimed by the first caller only.
 final class OnceFlag: Sendable {

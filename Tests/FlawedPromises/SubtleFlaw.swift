@@ -16,6 +16,17 @@ public enum SubtleFlaw: String, CaseIterable, Sendable, Codable {
     /// the first four (an overflow list walked before the inline slots, on the rejection path only).
     /// Trigger: five handlers on one serial queue registered on a pending promise, which is then rejected.
     case rejectionRunsLateHandlersFirst
+    /// A settlement dispatches the handlers with no queue of a promise that has more than two of them pending from the
+    /// last to the third after the first two (a list of default-queue handlers walked backwards past two inline slots).
+    /// Trigger: three handlers with no queue on a pending promise, which then settles (with the driver's observer,
+    /// which has no queue either, the third and fourth swap).
+    case unqueuedHandlersPastSecondRunLastFirst
+    /// A handler with no queue registered on a settled promise from inside a handler of that promise that has no
+    /// queue either runs as soon as the running handler returns, on its thread, ahead of the handlers already waiting
+    /// on the default queue (a "run next" shortcut for work the current handler adds).
+    /// Trigger: two handlers with no queue on a pending promise, the first of which registers a third with no queue;
+    /// the promise settles.
+    case unqueuedHandlerAddedInsideRunsFirst
     /// A rejection dispatches the handlers that have onRejected only (a `catch`) after every other handler of the
     /// promise, whatever their registration order (catch handlers kept in a list of their own).
     /// Trigger: on one serial queue, a handler with onRejected only, then one with both, on a pending promise, which is
@@ -141,11 +152,16 @@ final class SubtleFlawLeak: @unchecked Sendable {
 /// calls made from inside a handler look at.
 struct RunningHandler: Sendable {
     private static let key = "ReferencePromise.runningHandlerOf"
+    private static let unqueuedKey = "ReferencePromise.runningUnqueuedHandlerOf"
+    private static let afterKey = "ReferencePromise.callbacksAfterHandler"
     /// The promise whose handler ``run(_:)`` marks, or nil not to mark anything (the correct reference).
     private let promise: UInt?
+    /// Whether the handler was registered with no queue.
+    private let unqueued: Bool
 
-    init(of promise: AnyObject, flawed: Bool) {
+    init(of promise: AnyObject, flawed: Bool, unqueued: Bool = false) {
         self.promise = flawed ? UInt(bitPattern: ObjectIdentifier(promise).hashValue) : nil
+        self.unqueued = unqueued
     }
 
     /// Runs a handler, marking the thread as running a handler of the promise meanwhile.
@@ -153,9 +169,33 @@ struct RunningHandler: Sendable {
         guard let promise else { return try handler() }
         let thread = Thread.current.threadDictionary
         let outer = thread[Self.key]
+        let outerUnqueued = thread[Self.unqueuedKey]
         thread[Self.key] = promise
-        defer { thread[Self.key] = outer }
+        thread[Self.unqueuedKey] = unqueued ? promise : nil
+        defer {
+            thread[Self.key] = outer
+            thread[Self.unqueuedKey] = outerUnqueued
+            if outer == nil, let waiting = thread[Self.afterKey] as? CallbacksAfterHandler {
+                thread[Self.afterKey] = nil
+                for callback in waiting.callbacks { callback() }
+            }
+        }
         return try handler()
+    }
+
+    /// Whether the current thread is running a handler of `promise` (a flawed one) registered with no queue.
+    static func isRunningUnqueued(of promise: AnyObject) -> Bool {
+        guard let running = Thread.current.threadDictionary[unqueuedKey] as? UInt else { return false }
+        return running == UInt(bitPattern: ObjectIdentifier(promise).hashValue)
+    }
+
+    /// Runs `callback` on this thread as soon as the handler it is running returns
+    /// (``SubtleFlaw/unqueuedHandlerAddedInsideRunsFirst`` only).
+    static func runWhenTheHandlerReturns(_ callback: @escaping () -> Void) {
+        let thread = Thread.current.threadDictionary
+        let waiting = thread[afterKey] as? CallbacksAfterHandler ?? CallbacksAfterHandler()
+        waiting.callbacks.append(callback)
+        thread[afterKey] = waiting
     }
 
     /// Whether the current thread is running a handler of a flawed promise.
@@ -166,6 +206,12 @@ struct RunningHandler: Sendable {
         guard let running = Thread.current.threadDictionary[key] as? UInt else { return false }
         return running != UInt(bitPattern: ObjectIdentifier(promise).hashValue)
     }
+}
+
+/// The callbacks a thread runs once the handler it is running returns
+/// (``SubtleFlaw/unqueuedHandlerAddedInsideRunsFirst`` only).
+private final class CallbacksAfterHandler {
+    var callbacks: [() -> Void] = []
 }
 
 /// Counts the distinct objects added (``SubtleFlaw/anyCountsRepeatedInputOnce`` only).

@@ -2,10 +2,14 @@ import Dispatch
 import PromiseConformance
 
 /// Plugs the PromiseKit toy, ``QueueBox``, into the conformance suite as `PromiseKitStyleAdapter` plugs in `Promise`:
-/// a promise is a box of an outcome, and `then` runs its body on `queue`, or on a global queue when the suite leaves
-/// the choice to the implementation (PromiseKit's own default, the main queue, is not served here).
+/// a promise is a box of an outcome, and `then` runs its body on `queue`, or on a serial queue standing in for the
+/// main queue when the suite leaves the choice to the implementation (PromiseKit's own default, the main queue, is not
+/// served here).
 struct QueueBoxAdapter: ToyAdapter {
     typealias Promise = QueueBox<Result<Sentinel, any Error>>
+
+    /// Where bodies run when the suite gives no queue: a serial queue, as PromiseKit's default (the main queue) is.
+    static let mainQueueStandIn = DispatchQueue(label: "QueueBoxAdapter main queue stand-in")
 
     var name: String { "QueueBox" }
 
@@ -40,6 +44,6 @@ struct QueueBoxAdapter: ToyAdapter {
         _ promise: QueueBox<Outcome>, on queue: DispatchQueue?,
         _ body: @escaping @Sendable (Outcome) -> QueueBox<Outcome>
     ) -> QueueBox<Outcome> {
-        promise.then(on: queue ?? .global(), body)
+        promise.then(on: queue ?? Self.mainQueueStandIn, body)
     }
 }

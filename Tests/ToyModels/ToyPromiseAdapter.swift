@@ -2,10 +2,13 @@ import Dispatch
 import PromiseConformance
 
 /// Plugs the Google Promises toy, ``ToyPromise``, into the conformance suite as `FBLStyleAdapter` plugs in
-/// `Promise`: `then` runs its block on `queue`, or on a global queue when the suite leaves the choice to the
-/// implementation (Google's own default, the main queue, is not served here).
+/// `Promise`: `then` runs its block on `queue`, or on a serial queue standing in for the main queue when the suite
+/// leaves the choice to the implementation (Google's own default, the main queue, is not served here).
 struct ToyPromiseAdapter: ToyAdapter {
     typealias Promise = ToyPromise<Sentinel>
+
+    /// Where blocks run when the suite gives no queue: a serial queue, as Google's default (the main queue) is.
+    static let mainQueueStandIn = DispatchQueue(label: "ToyPromiseAdapter main queue stand-in")
 
     var name: String { "ToyPromise" }
 
@@ -38,6 +41,6 @@ struct ToyPromiseAdapter: ToyAdapter {
         _ promise: ToyPromise<Sentinel>, on queue: DispatchQueue?,
         _ body: @escaping @Sendable (Outcome) -> ToyPromise<Sentinel>
     ) -> ToyPromise<Sentinel> {
-        promise.then(on: queue ?? .global(), body)
+        promise.then(on: queue ?? Self.mainQueueStandIn, body)
     }
 }

@@ -22,6 +22,8 @@ struct ErasedAdapter: Sendable {
     let capabilities: Capabilities
     let deviations: [String: String]
     let flakyDepartures: [String: String]
+    /// The adapter's ``PromiseAdapter/concurrentDefaultScheduling``.
+    let concurrentDefaultScheduling: String?
     /// The object whose lifetime `swift.release` watches for a promise (``PromiseAdapter/lifetimeObject(of:)``).
     let lifetimeObject: @Sendable (ErasedPromise) -> AnyObject?
     let pending: @Sendable () -> Pending
@@ -44,6 +46,7 @@ struct ErasedAdapter: Sendable {
         capabilities = adapter.capabilities
         deviations = adapter.deviations
         flakyDepartures = adapter.flakyDepartures
+        concurrentDefaultScheduling = adapter.concurrentDefaultScheduling
         lifetimeObject = { adapter.lifetimeObject(of: unwrapPromise($0)) }
         pending = {
             let pending = adapter.pending()

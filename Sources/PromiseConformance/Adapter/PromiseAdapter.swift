@@ -10,8 +10,13 @@ import Dispatch
 /// ## Scheduling
 /// `then` receives the queue the suite asks handlers to run on. `nil` means "the implementation's default
 /// scheduling"; the adapter must map it to something that runs **without `DispatchQueue.main` being served** (the
-/// suite never serves the main queue), for instance a global queue, or the implementation's own default when that is
-/// not the main queue.
+/// suite never serves the main queue): the implementation's own default when that is not the main queue, or a serial
+/// queue standing in for the main queue.
+///
+/// A+ 2.2.6 orders every handler of one promise by its `then` call, whatever runs it, so the generated programs hold
+/// handlers with no queue to that order, as they hold handlers on one serial queue. An implementation whose default
+/// runs handlers at the same time (a global queue) departs from 2.2.6 there: say so, with the reason, in
+/// ``concurrentDefaultScheduling``, and only handlers on one serial queue are ordered.
 ///
 /// The queue **may be concurrent** (`swift.queue` passes a concurrent one). Run each handler call as one block on it
 /// (`queue.async { ... }`). Do not split one delivery into several blocks, such as Combine's `receive(on: queue)`,
@@ -64,6 +69,11 @@ public protocol PromiseAdapter: Sendable {
     /// Clause id → why this implementation departs from it in some runs but not in others. Defaults to none. See
     /// "Flaky departures" above.
     var flakyDepartures: [String: String] { get }
+
+    /// Why the implementation's default scheduling (`then` with no queue) may run two handlers of one promise at the
+    /// same time, or nil (the default) when it runs them one at a time. See "Scheduling" above: with nil, the
+    /// generated programs require handlers with no queue to run in the order of their `then` calls (A+ 2.2.6).
+    var concurrentDefaultScheduling: String? { get }
 
     /// A pending promise and the two functions that settle it (the JavaScript adapter's `deferred()`).
     ///
@@ -149,6 +159,9 @@ extension PromiseAdapter {
 
     /// None.
     public var flakyDepartures: [String: String] { [:] }
+
+    /// Nil: handlers with no queue run one at a time, in the order of their `then` calls.
+    public var concurrentDefaultScheduling: String? { nil }
 
     /// None: the suite calls ``then(_:on:onFulfilled:onRejected:)`` alone.
     public var entryPoints: [EntryPoint<Promise>] { [] }

@@ -32,9 +32,23 @@ extension ClauseContext {
 
     /// The length of the chains `swift.deepChain` settles: long enough that settling them recursively overflows a
     /// 1 MiB stack, short enough that a library hopping a thread per step fits the time limit in a debug build.
-    var settledChainLength: Int { stress ? 1_000_000 : 20_000 }
+    var settledChainLength: Int { stress ? Self.stressChainLength : Self.settledChainLength }
     /// The length of the chain `swift.deepChain` drops unsettled: building it costs no thread hop.
-    var droppedChainLength: Int { stress ? 1_000_000 : 100_000 }
+    var droppedChainLength: Int { stress ? Self.stressChainLength : Self.droppedChainLength }
+
+    /// The length of the chains `swift.deepChain` settles in a default run.
+    static let settledChainLength = 20_000
+    /// The length of the chain `swift.deepChain` drops in a default run.
+    static let droppedChainLength = 100_000
+
+    /// How many handlers each thread of `swift.concurrentRegistration` registers: ``registrationsPerThread``, or
+    /// ``stressRegistrationsPerThread`` with PROMISES_STRESS=1.
+    var registrationsPerThread: Int { stress ? Self.stressRegistrationsPerThread : Self.registrationsPerThread }
+
+    /// How many handlers each thread of `swift.concurrentRegistration` registers in a default run.
+    static let registrationsPerThread = 100
+    /// How many in a stress run.
+    static let stressRegistrationsPerThread = 2_000
 }
 
 let swiftClauses: [Clause] = [
@@ -152,7 +166,7 @@ let swiftClauses: [Clause] = [
         ]
     ) { context in
         let threads = 4
-        let perThread = context.stress ? 2000 : 100
+        let perThread = context.registrationsPerThread
         let queue = context.markedQueue("registration").queue
         @Sendable func register(
             _ promise: ErasedPromise, _ log: Recorder<HandlerCall>, thread: Int, _ indices: Range<Int>

@@ -52,7 +52,8 @@ enum ProgramTrial {
         let releaseLimit = declared("swift.release") ? min(stallLimit, 0.05) : stallLimit
         let log = ProgramRun(program, on: adapter).run(
             prediction, stallLimit: stallLimit, releaseLimit: releaseLimit, deadline: deadline)
-        let violations = ModelComparison.violations(program, log)
+        let violations = ModelComparison.violations(
+            program, log, orderUnqueued: adapter.concurrentDefaultScheduling == nil)
         return Judgement(
             undeclared: violations.filter { !declared($0.rule) }, declared: violations.filter { declared($0.rule) })
     }

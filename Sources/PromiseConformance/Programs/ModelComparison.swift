@@ -21,7 +21,10 @@ enum ModelComparison {
     typealias Model = PromisesAPlus
 
     /// Every violation in `log`, a run of `program`.
-    static func violations(_ program: Program, _ log: RunLog) -> [Violation] {
+    ///
+    /// `orderUnqueued`: whether handlers with no queue are held to 2.2.6's order (the adapter does not declare its
+    /// default scheduling concurrent).
+    static func violations(_ program: Program, _ log: RunLog, orderUnqueued: Bool) -> [Violation] {
         let facts = log.facts
         var found: [Violation] = []
         for (node, make) in program.makes where log.made.contains(node) {
@@ -45,7 +48,7 @@ enum ModelComparison {
                         did: "p\(node) is \(state)"))
             }
         }
-        found += orderViolations(program, log)
+        found += orderViolations(program, log, orderUnqueued: orderUnqueued)
         // A handler run inside a call changes what every later step sees (and when): it is the one to report first.
         found = found.filter { $0.rule == "2.2.4" } + found.filter { $0.rule != "2.2.4" }
         if !log.leaked.isEmpty {
@@ -184,11 +187,14 @@ enum ModelComparison {
     }
 
     /// A+ 2.2.6: the handlers of one promise run in the order of their `then` calls. The model holds it for handlers
-    /// on the same serial queue whose registrations are ordered (``ProgramRun/Registration/precedes(_:)``).
-    private static func orderViolations(_ program: Program, _ log: RunLog) -> [Violation] {
-        var bySource: [Int: [(node: Int, queue: Int)]] = [:]
+    /// whose registrations are ordered (``ProgramRun/Registration/precedes(_:)``) and that run one at a time: on the
+    /// same serial queue, or both with no queue unless the adapter declares that its default scheduling runs
+    /// handlers concurrently (`orderUnqueued` false, ``PromiseAdapter/concurrentDefaultScheduling``).
+    private static func orderViolations(_ program: Program, _ log: RunLog, orderUnqueued: Bool) -> [Violation] {
+        var bySource: [Int: [(node: Int, queue: Int?)]] = [:]
         for (node, make) in program.makes {
-            if case .then(let source, let queue?, _, _) = make { bySource[source, default: []].append((node, queue)) }
+            guard case .then(let source, let queue, _, _) = make, queue != nil || orderUnqueued else { continue }
+            bySource[source, default: []].append((node, queue))
         }
         var found: [Violation] = []
         for source in bySource.keys.sorted() {
@@ -199,11 +205,15 @@ enum ModelComparison {
                         earlier.precedes(later), let ranFirst = log.handlerCalls[first.node]?.first,
                         let ranSecond = log.handlerCalls[second.node]?.first, ranSecond.sequence < ranFirst.sequence
                     else { continue }
+                    let lane =
+                        first.queue.map { "on q\($0)" }
+                        ?? "with no queue (the implementation's default scheduling, which the adapter does not "
+                        + "declare concurrent in `concurrentDefaultScheduling`)"
                     found.append(
                         Violation(
                             rule: ranFirst.fulfilled ? "2.2.6.1" : "2.2.6.2",
                             required: "the handler of p\(first.node) runs before that of p\(second.node): both are "
-                                + "handlers of p\(source) on q\(first.queue), registered in that order",
+                                + "handlers of p\(source) \(lane), registered in that order",
                             did: "p\(second.node)'s ran first"))
                 }
             }

@@ -8,9 +8,12 @@
 //
 // Where the spec leaves a choice, the model gives the constraint, not one answer: which of several inputs that
 // settled during the same step a race takes, which order handlers of different promises or on different queues run
-// in. Where every original makes the same choice, the model requires it: a combinator takes the first in input order
-// of the inputs settled when it was made (`first`). Steps are the model's clock: the driver waits for each step's work
-// to end before it starts the next, so a promise settled in an earlier step settled first.
+// in. Where the spec or every original fixes the choice, the model requires it: handlers of one promise run in `then`
+// order on one serial queue and with no queue alike (unless the adapter declares its default concurrent), and a
+// combinator takes the first in input order of the inputs settled when it was made (`first`). The choices left open,
+// and why, are listed in the article "Testing your own promise type" ("Generated programs"). Steps are the model's
+// clock: the driver waits for each step's work to end before it starts the next, so a promise settled in an earlier
+// step settled first.
 
 /// Promises/A+ as code: what each promise and handler of a ``Program`` must do.
 enum PromisesAPlus {

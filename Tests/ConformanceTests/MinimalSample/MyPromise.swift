@@ -8,6 +8,9 @@ import Foundation
 /// The error of a promise resolved with itself, which would otherwise wait for itself forever (A+ 2.3.1).
 struct MyPromiseCycleError: Error {}
 
+/// Where handlers with no queue run: one serial queue, so that they keep their `then` order (A+ 2.2.6).
+let myPromiseQueue = DispatchQueue(label: "MyPromise")
+
 /// A promise of a `Value`: pending until its first resolution, then fulfilled or rejected for good. `MyPromise()` is
 /// a pending one. It is `@unchecked Sendable` because `lock` guards every `var`.
 final class MyPromise<Value: Sendable>: @unchecked Sendable {
@@ -49,14 +52,13 @@ final class MyPromise<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Registers handlers and returns the promise they resolve. A handler runs on `queue` (a global queue when
-    /// `nil`); a missing one passes the outcome on.
+    /// Registers handlers, run on `queue` (or `myPromiseQueue`), and returns their promise; a nil one passes it on.
     func then(
         on queue: DispatchQueue? = nil, _ onFulfilled: (@Sendable (Value) -> Resolution)?,
         _ onRejected: (@Sendable (any Error) -> Resolution)? = nil
     ) -> MyPromise {
         let derived = MyPromise()
-        register(derived, on: queue ?? .global()) { outcome in
+        register(derived, on: queue ?? myPromiseQueue) { outcome in
             switch outcome {
             case .success(let value): derived.resolve(onFulfilled?(value) ?? .fulfill(value))
             case .failure(let error): derived.resolve(onRejected?(error) ?? .reject(error))
