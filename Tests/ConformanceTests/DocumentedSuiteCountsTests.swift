@@ -75,6 +75,16 @@ import Testing
         #expect(try Self.text(Self.article).contains("(`\(sample)`)"), "\(Self.article) should say: (`\(sample)`)")
     }
 
+    /// The article's line of a Swift Testing run of every clause over the reference promise counts the clauses, and
+    /// the known issues of those with no meaning in typed Swift.
+    @Test func theKnownIssuesLineCountsTheClauses() throws {
+        let meaningless = Clause.all.count { $0.notMeaningful != nil }
+        let stated =
+            "Test conformance(_:) with \(Clause.all.count) test cases passed after 8.696 seconds with \(meaningless) "
+            + "known issues."
+        #expect(try Self.text(Self.article).contains(stated), "\(Self.article) should say: \(stated)")
+    }
+
     /// A count with its thousands grouped, as the documents write it: 1,000,000.
     static func grouped(_ count: Int) -> String {
         let digits = Array(String(count))

@@ -3,7 +3,9 @@ import Testing
 
 /// Runs one clause over `adapter` and records a Swift Testing issue when it fails.
 ///
-/// Deviations the adapter declares, and clauses it lacks the capability for, are not issues. Use it with a
+/// Deviations the adapter declares are not issues. A clause that does not run (the adapter lacks its capability, or it
+/// has no meaning in typed Swift) is recorded as a known issue, `2.2.5 not applicable to MyPromise: …`, so that the
+/// run shows it ("passed … with 15 known issues") instead of counting it among the passed cases. Use it with a
 /// parameterized test to get one test case per clause:
 ///
 /// ```swift
@@ -21,13 +23,34 @@ public func expectConformance<A: PromiseAdapter>(
     grace: Duration = Conformance.defaultGrace, sourceLocation: SourceLocation = #_sourceLocation
 ) async -> ClauseResult {
     let result = await Conformance.run(adapter, clause: clause, timeout: timeout, grace: grace)
-    if case .failed(let message) = result.status {
+    switch result.status {
+    case .failed(let message):
         Issue.record("\(adapter.name) fails \(clause.id) (\(clause.title)): \(message)", sourceLocation: sourceLocation)
+    case .notApplicable(let why):
+        recordNotApplicable(clause, why, adapterName: adapter.name, sourceLocation: sourceLocation)
+    case .passed, .deviation: break
     }
     return result
 }
 
-/// Runs `clauses` over `adapter` and records one Swift Testing issue per failed clause.
+/// Records that `clause` did not run over the adapter named `adapterName`, and why, as a known issue
+/// (``notApplicableIssue(_:_:adapterName:)``): Swift Testing shows it, and does not fail the test for it.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+func recordNotApplicable(_ clause: Clause, _ why: String, adapterName: String, sourceLocation: SourceLocation) {
+    withKnownIssue("not applicable: the clause did not run", isIntermittent: false) {
+        Issue.record(
+            Comment(rawValue: notApplicableIssue(clause, why, adapterName: adapterName)), sourceLocation: sourceLocation
+        )
+    }
+}
+
+/// The known issue of a clause that did not run: `2.2.5 (handlers called as functions) not applicable to MyPromise: …`.
+func notApplicableIssue(_ clause: Clause, _ why: String, adapterName: String) -> String {
+    "\(clause.id) (\(clause.title)) not applicable to \(adapterName): \(why)"
+}
+
+/// Runs `clauses` over `adapter` and records one Swift Testing issue per failed clause, and one known issue per clause
+/// that did not run (see ``expectConformance(_:_:timeout:grace:sourceLocation:)``).
 ///
 /// ```swift
 /// @Test func conformance() async {
@@ -47,6 +70,10 @@ public func expectConformance<A: PromiseAdapter>(
         Issue.record(
             "\(adapter.name) fails \(failure.clause.id) (\(failure.clause.title)): \(failure.status.message ?? "")",
             sourceLocation: sourceLocation)
+    }
+    for result in report.notApplicable {
+        recordNotApplicable(
+            result.clause, result.status.message ?? "", adapterName: adapter.name, sourceLocation: sourceLocation)
     }
     return report
 }

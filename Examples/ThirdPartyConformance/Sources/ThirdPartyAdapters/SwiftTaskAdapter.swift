@@ -27,6 +27,11 @@ public struct SwiftTaskAdapter: PromiseAdapter, Codable {
     /// tasks: a task group is the language's way to combine them.
     public var capabilities: Capabilities { [.assimilation, .all, .cancellation] }
 
+    /// A `then` with no queue runs its handler inside a task of its own, on the concurrent pool.
+    public var concurrentDefaultScheduling: String? {
+        "each then is a Task of its own, and a handler with no queue runs in it, on the cooperative pool's threads"
+    }
+
     /// Where `Task` departs from Promises/A+ and the suite's Swift clauses, as the suite observed it (Swift 6.3,
     /// `stdlib/public/Concurrency/Task.cpp` and the standard library's documentation of `Task` and task groups).
     public var deviations: [String: String] {
