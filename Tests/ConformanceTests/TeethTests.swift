@@ -24,6 +24,12 @@ import Testing
         .dropsLateHandlers: coreClauses.subtracting(["2.3.1", "swift.deepChain.dropped"]),
         // A settled state changes: the state clauses, and the race between resolvers.
         .secondResolutionWins: generated.union(["2.1.2.1", "2.1.2.2", "2.1.3.1", "2.1.3.2", "swift.race"]),
+        // A settled state changes, and every settlement calls the first handlers again: the state and exactly-once
+        // clauses, the race between resolvers, and the handlers kept for later settlements (swift.release). In the
+        // generated programs a handler that settles its own source loops until the run's event limit stops it.
+        .settlesAgain: generated.union([
+            "2.1.2.1", "2.1.2.2", "2.1.3.1", "2.1.3.2", "2.2.2.3", "2.2.3.3", "swift.race", "swift.release",
+        ]),
         // The pass-through of a rejection, also along a 100,000-step chain without onRejected.
         .rejectionBecomesFulfilment: generated.union([
             "2.2.1.2", "2.2.7.4", "swift.deepChain", "swift.deepChain.settled",

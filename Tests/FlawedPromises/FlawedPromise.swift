@@ -18,6 +18,9 @@ public enum Flaw: String, CaseIterable, Sendable, Codable {
     case dropsLateHandlers
     /// Settling a settled promise overwrites its value (handlers registered later see the second one).
     case secondResolutionWins
+    /// Settling a settled promise settles it again: the handlers registered before the first settlement run again, with
+    /// the new outcome, each time (a handler that settles its own promise never stops running).
+    case settlesAgain
     /// A rejection passing through a `then` without onRejected comes out as a fulfilment.
     case rejectionBecomesFulfilment
     /// A promise holds a strong reference to itself, forever.
@@ -60,6 +63,8 @@ public final class FlawedPromise: @unchecked Sendable {
     private let cycle = Locked<RetainCycleFlaw?>(nil)
     /// How many `then`s are in progress (used by ``Flaw/racyRegistration`` only).
     private let registering = Locked(0)
+    /// The handlers registered before the first settlement (kept by ``Flaw/settlesAgain`` only).
+    private let settledCallbacks = Locked<[Callback]>([])
 
     init(_ flaw: Flaw, window: Int = 0) {
         self.flaw = flaw
@@ -82,11 +87,16 @@ public final class FlawedPromise: @unchecked Sendable {
     }
 
     private func detachChildren() -> [FlawedPromise] {
-        state.withLock { state in
-            guard case .pending(let callbacks) = state else { return [] }
-            state = .pending([])
-            return callbacks.map(\.child)
+        let kept = settledCallbacks.withLock { kept in
+            defer { kept = [] }
+            return kept.map(\.child)
         }
+        return kept
+            + state.withLock { state in
+                guard case .pending(let callbacks) = state else { return [] }
+                state = .pending([])
+                return callbacks.map(\.child)
+            }
     }
 
     /// The resolver functions handed out by `pending()`.
@@ -116,12 +126,17 @@ public final class FlawedPromise: @unchecked Sendable {
             switch state {
             case .pending(let callbacks):
                 state = .settled(result)
+                if flaw == .settlesAgain { settledCallbacks.withLock { $0 = callbacks } }
                 for callback in callbacks {
                     callback.dispatch(result)
                     if flaw == .callsHandlerTwice { callback.dispatch(result) }
                 }
             case .settled:
                 if flaw == .secondResolutionWins { state = .settled(result) }
+                if flaw == .settlesAgain {
+                    state = .settled(result)
+                    for callback in settledCallbacks.withLock({ $0 }) { callback.dispatch(result) }
+                }
             }
         }
     }

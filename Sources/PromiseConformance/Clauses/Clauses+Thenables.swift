@@ -320,7 +320,7 @@ let thenableClauses: [Clause] = [
             // calls resolvePromise from two racing threads and rejectPromise from two others, and the promise it
             // resolves must settle once.
             let deadline = context.deadline
-            try RacingThreads.with(parties: 4) { threads in
+            let racing = try RacingThreads.with(parties: 4) { threads in
                 for way in context.assimilationWays {
                     try context.inCase(way.name) {
                         var unswept: [(round: Int, recorder: Recorder<Outcome>)] = []
@@ -352,7 +352,14 @@ let thenableClauses: [Clause] = [
                         for (round, recorder) in unswept { try check(round, recorder) }
                     }
                 }
+                return threads
             }
+            // A thenable's `then` called again once every round is over asks for a round no party runs.
+            context.waitGrace()
+            try context.expect(
+                racing.roundsAfterStop == 0,
+                "a thenable's then was called \(racing.roundsAfterStop) more times after the promise it resolves had "
+                    + "settled and its case had ended (2.3.3.3: then is called once)")
         }
     },
     Clause(

@@ -49,6 +49,8 @@ final class RacingThreads: @unchecked Sendable {
     private var work: (@Sendable (Int) -> Void)?
     private var finished = 0
     private var stopped = false
+    /// How many rounds were asked for after ``stop()``.
+    private var lateRounds = 0
     /// How many of the parties can wait on a core of their own at once: the parties, or the cores when there are
     /// fewer. Party `i` is in slot `i mod slots`, which on Linux is also its core (``pinToCore(_:)``).
     let slots: Int
@@ -93,11 +95,16 @@ final class RacingThreads: @unchecked Sendable {
     /// the library on a thread of its own while the round before is ending) starts once that one has ended.
     ///
     /// Fails at `deadline` when a party has not finished by then (a promise that deadlocks its resolver); the parties
-    /// still inside are left to the process, as the clause's own thread would be.
+    /// still inside are left to the process, as the clause's own thread would be. Fails at once after ``stop()``: a
+    /// round asked for then (a thenable's `then` that the implementation calls after its case ended) has no party to
+    /// run it, and is counted in ``roundsAfterStop`` for the clause to report.
     func race(until deadline: DispatchTime, _ body: @escaping @Sendable (_ party: Int) -> Void) -> Bool {
         gate.lock()
         defer { gate.unlock() }
-        precondition(!stopped, "no round after stop()")
+        guard !stopped else {
+            lateRounds += 1
+            return false
+        }
         while work != nil {
             if DispatchTime.now() >= deadline { return false }
             _ = gate.wait(until: Date(timeIntervalSinceNow: 0.1))
@@ -113,6 +120,13 @@ final class RacingThreads: @unchecked Sendable {
         work = nil
         gate.broadcast()  // for a round waiting for this one to end
         return true
+    }
+
+    /// How many rounds were asked for after ``stop()`` (none ran).
+    var roundsAfterStop: Int {
+        gate.lock()
+        defer { gate.unlock() }
+        return lateRounds
     }
 
     /// Ends every party's thread once it is back at the barrier.

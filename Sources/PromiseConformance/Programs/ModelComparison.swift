@@ -51,6 +51,8 @@ enum ModelComparison {
         found += orderViolations(program, log, orderUnqueued: orderUnqueued)
         // A handler run inside a call changes what every later step sees (and when): it is the one to report first.
         found = found.filter { $0.rule == "2.2.4" } + found.filter { $0.rule != "2.2.4" }
+        // A run stopped at the event limit: what kept going is the first thing to report.
+        if log.stopped, let runaway = runawayViolation(log) { found.insert(runaway, at: 0) }
         if !log.leaked.isEmpty {
             let names = log.leaked.map { "p\($0)" }.joined(separator: ", ")
             found.append(
@@ -67,10 +69,7 @@ enum ModelComparison {
         let seen = log.observed[node] ?? []
         var found: [Violation] = []
         if let first = seen.first, let other = seen.dropFirst().first {
-            let rule =
-                if case .fulfilled = first.state { other.state == first.state ? "2.2.2.3" : "2.1.2.1" } else {
-                    other.state == first.state ? "2.2.3.3" : "2.1.3.1"
-                }
+            let rule = settledAgainRule(first.state, other.state)
             found.append(
                 Violation(
                     rule: rule, required: "p\(node) settles once and calls each handler once",
@@ -85,6 +84,47 @@ enum ModelComparison {
                     did: "its observer ran inside a call into the implementation"))
         }
         return found
+    }
+
+    /// The rule a promise breaks when its observer, having seen `first`, sees `other`: it called its handlers again
+    /// (2.2.2.3, 2.2.3.3), changed its value or reason (2.1.2.2, 2.1.3.2), or changed state (2.1.2.1, 2.1.3.1).
+    private static func settledAgainRule(_ first: PromisesAPlus.State, _ other: PromisesAPlus.State) -> String {
+        switch (first, other) {
+        case (.fulfilled, .fulfilled): other == first ? "2.2.2.3" : "2.1.2.2"
+        case (.fulfilled, _): "2.1.2.1"
+        case (_, .rejected): other == first ? "2.2.3.3" : "2.1.3.2"
+        default: "2.1.3.1"
+        }
+    }
+
+    /// What kept a run stopped at ``ProgramRun/eventLimit`` going: the promise whose observer, or the handler, or the
+    /// `all`, that was called most often, with the count.
+    private static func runawayViolation(_ log: RunLog) -> Violation? {
+        let limit = StackGrowth.grouped(ProgramRun.eventLimit)
+        let stopped =
+            "; the run was stopped at \(limit) events (the program's handlers then did nothing more, and its later "
+            + "steps were not performed)"
+        let settled = log.observed.max { $0.value.count < $1.value.count }
+        let called = log.handlerCalls.max { $0.value.count < $1.value.count }
+        let completed = log.completions.max { $0.value.count < $1.value.count }
+        let counts = [settled?.value.count ?? 0, called?.value.count ?? 0, completed?.value.count ?? 0]
+        guard let most = counts.max(), most > 1 else { return nil }
+        if let settled, settled.value.count == most, let first = settled.value.first?.state {
+            let other = settled.value.dropFirst().first { $0.state != first }?.state ?? first
+            return Violation(
+                rule: settledAgainRule(first, other),
+                required: "p\(settled.key) settles once and calls each handler once",
+                did: "p\(settled.key) settled \(StackGrowth.grouped(most)) times" + stopped)
+        }
+        if let called, called.value.count == most, let first = called.value.first {
+            return Violation(
+                rule: first.fulfilled ? "2.2.2.3" : "2.2.3.3", required: "the handler of p\(called.key) runs once",
+                did: "it ran \(StackGrowth.grouped(most)) times" + stopped)
+        }
+        guard let completed else { return nil }
+        return Violation(
+            rule: "swift.combinator.all", required: "all of p\(completed.key) completes once",
+            did: "it completed \(StackGrowth.grouped(most)) times" + stopped)
     }
 
     /// `then`'s handlers (A+ 2.2.2, 2.2.3, 2.2.4): the one that matches the source's state runs once, with the value

@@ -20,6 +20,12 @@ final class ProgramRun: @unchecked Sendable {
     /// machine was too busy, which the confirming run of `ProgramTrial` settles).
     static let stallLimitAfterAStall: TimeInterval = 0.1
 
+    /// The most events one run records: a program of the default run records a few hundred at most, so a run that
+    /// reaches this has a promise that keeps settling or calling (a handler that settles its own promise again, and
+    /// is called again). The run then stops: it records nothing more, the program's handlers do nothing more than
+    /// return, its remaining steps are not performed, and the check reports the counts it reached.
+    static let eventLimit = 10_000
+
     typealias State = PromisesAPlus.State
 
     /// Where a registration or a settlement call was made from: the driver, a handler on serial queue `qK`, or one
@@ -89,6 +95,7 @@ final class ProgramRun: @unchecked Sendable {
     ) -> RunLog {
         var stall = stallLimit
         for (index, step) in program.steps.enumerated() {
+            guard !isStopped else { break }
             log.withLock { $0.step = index }
             for queue in queues { queue.suspend() }
             perform(step, from: .driver)
@@ -104,6 +111,7 @@ final class ProgramRun: @unchecked Sendable {
             }
         }
         log.withLock { $0.step = program.steps.count }
+        guard !isStopped else { return log.withLock { $0 } }  // what it made may still be busy: not waited for
         release(
             PromisesAPlus.mustBeReleased(program, facts: log.withLock { $0.facts }), min(stall, releaseLimit), deadline)
         return log.withLock { $0 }
@@ -240,7 +248,7 @@ final class ProgramRun: @unchecked Sendable {
                     fulfilled: fulfilled, input: input, step: log.step, sequence: log.sequence, insideCall: inside))
         }
         let context: Context = queue.map { .queue($0) } ?? .handler(node)
-        for effect in reaction.effects { perform(effect, from: context) }
+        for effect in reaction.effects where !isStopped { perform(effect, from: context) }
         switch reaction.result {
         case .value(let value): return .fulfill(Sentinel(value))
         case .throwing(let error): return .reject(SentinelError(error))
@@ -264,13 +272,21 @@ final class ProgramRun: @unchecked Sendable {
 
     // MARK: Calls and events
 
+    /// Records one event, unless the run has reached ``eventLimit`` (then it is stopped).
     private func record(_ change: (inout RunLog) -> Void) {
         log.withLock { log in
+            guard log.events < Self.eventLimit else {
+                log.stopped = true
+                return
+            }
             change(&log)
             log.sequence += 1
             log.events += 1
         }
     }
+
+    /// Whether the run was stopped at ``eventLimit``.
+    private var isStopped: Bool { log.withLock { $0.stopped } }
 
     /// Runs a call into the implementation, counted as such on this thread.
     private func inCall<T>(_ body: () -> T) -> T {
@@ -297,7 +313,7 @@ final class ProgramRun: @unchecked Sendable {
         var quietPasses = 0
         var pause: UInt32 = 20
         var lastChange = DispatchTime.now()
-        while DispatchTime.now() < deadline {
+        while DispatchTime.now() < deadline, !isStopped {
             let before = log.withLock { $0.events }
             flushQueues(until: deadline)
             if log.withLock({ $0.events }) != before {

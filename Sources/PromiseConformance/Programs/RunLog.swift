@@ -18,6 +18,9 @@ struct RunLog: Sendable {
     var leaked: [Int] = []
     /// Whether a wait for the model's milestones reached the stall limit.
     var stalled = false
+    /// Whether the run was stopped at ``ProgramRun/eventLimit`` events: a promise kept settling or calling, and the
+    /// log holds the events up to the limit.
+    var stopped = false
 
     /// The facts the model reads, as the implementation made them.
     var facts: PromisesAPlus.Facts {
