@@ -1,7 +1,10 @@
 // What a broken promise can make the suite do is bounded: a program whose promise keeps settling is stopped at the
-// run's event limit and reported with its count, and a call that comes after its round ended is counted, not trapped.
+// run's event limit and reported with its count, a call that comes after its round ended is counted, not trapped, and
+// a run that stalled once does not wait out the full limit again for each later case.
 import Dispatch
 import FlawedPromises
+import Foundation
+import PromiseStyleAdapters
 import TestSupport
 import Testing
 
@@ -54,6 +57,16 @@ import Testing
         )
     }
 
+    /// A recorder keeps what the largest clause records from a promise that does its work, and counts the rest.
+    @Test func aRecorderKeepsWhatAClauseNeedsAndCountsTheRest() {
+        #expect(
+            recorderKeptEvents >= ClauseContext.registrationThreads * ClauseContext.stressRegistrationsPerThread)
+        let recorder = Recorder<Int>()
+        for event in 0...recorderKeptEvents { recorder.record(event) }
+        #expect(recorder.count == recorderKeptEvents + 1)
+        #expect(recorder.snapshot == Array(0..<recorderKeptEvents))
+    }
+
     /// A round asked for after the racing threads stopped (a thenable's `then` called after its case ended) fails at
     /// once and is counted, instead of stopping the process.
     @Test func aRoundAfterStopIsCountedNotTrapped() {
@@ -64,5 +77,74 @@ import Testing
         #expect(!threads.race(until: .now() + .seconds(10)) { _ in ran.withLock { $0 += 1 } })
         #expect(threads.roundsAfterStop == 1)
         #expect(ran.withLock { $0 } == 2)
+    }
+}
+
+/// A run whose promise never runs some handlers gets its verdict quickly: after the first case that waited out its
+/// time limit, later waits end once the implementation has been quiet for `RunStalls.quietLimit`, and say so.
+@Suite struct StalledRuns {
+    /// Two clauses over a promise that drops handlers registered after settling: the first waits out its limit, the
+    /// second's failures name the first stall.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func aStallShortensTheRunsLaterWaits() async throws {
+        let clauses = ["2.2.2.1", "2.2.3.1"].compactMap(Clause.named)
+        let report = await Conformance.run(
+            FlawedAdapter(flaw: .dropsLateHandlers), clauses: clauses, timeout: .seconds(1))
+        let first = try #require(report["2.2.2.1"]?.status.message)
+        let second = try #require(report["2.2.3.1"]?.status.message)
+        #expect(first.contains("timed out waiting for") && !first.contains("the run had stalled before"), "\(first)")
+        #expect(
+            second.contains(
+                "s in which the implementation called nothing (the run had stalled before: 2.2.2.1, "),
+            "\(second)")
+    }
+
+    /// A wait that runs out in a case whose departure the adapter declares is no stall: BoltsStyle's 2.3.1 (a task
+    /// that returns itself waits for itself) leaves the run's later waits their full limit.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func aDeclaredDepartureIsNoStall() async throws {
+        let stalls = RunStalls()
+        let adapter = ErasedAdapter(BoltsStyleAdapter())
+        for id in ["2.3.1", "2.2.2.1"] {
+            let clause = try #require(Clause.named(id))
+            _ = await Conformance.run(
+                adapter, clause, timeout: .seconds(2), stress: false, grace: Conformance.defaultGrace, stalls: stalls)
+        }
+        #expect(stalls.firstStall == nil)
+    }
+
+    /// The run names its first stall, whatever comes after.
+    @Test func theFirstStallIsKept() {
+        let stalls = RunStalls()
+        stalls.record("2.2.2.1, already-fulfilled: timed out waiting for the handler")
+        stalls.record("2.2.3.1, already-rejected: timed out waiting for the handler")
+        #expect(stalls.firstStall == "2.2.2.1, already-fulfilled: timed out waiting for the handler")
+    }
+}
+
+/// The measurement behind the article's numbers on a stalled run, run by hand:
+/// `PROMISES_MEASURE_FLAW=dropsLateHandlers PROMISES_MEASURE_TIMEOUT=10 swift test --filter BoundedWorkMeasurement`
+/// (`reference` for the correct reference promise). It prints the run's time and each clause that took over 0.3 s;
+/// it checks nothing (timing belongs in measurements, not in tests).
+@Suite struct BoundedWorkMeasurement {
+    static let environment = ProcessInfo.processInfo.environment
+
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test(.enabled(if: environment["PROMISES_MEASURE_FLAW"] != nil)) func measure() async throws {
+        let name = try #require(Self.environment["PROMISES_MEASURE_FLAW"])
+        let timeout = Duration.seconds(Int(Self.environment["PROMISES_MEASURE_TIMEOUT"] ?? "") ?? 30)
+        let clauses = Clause.all.filter { !$0.id.hasPrefix("swift.deepChain") }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let report =
+            if let flaw = Flaw(rawValue: name) {
+                await Conformance.run(FlawedAdapter(flaw: flaw), clauses: clauses, timeout: timeout)
+            } else {
+                await Conformance.run(ReferenceAdapter(), clauses: clauses, timeout: timeout)
+            }
+        print("measured \(name), \(timeout) per case: \(clock.now - start); \(report.summary)")
+        for result in report.results where result.duration > .milliseconds(300) {
+            print("  \(result.clause.id): \(result.duration), \(result.status.cell)")
+        }
     }
 }

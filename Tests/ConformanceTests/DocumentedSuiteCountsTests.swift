@@ -85,6 +85,23 @@ import Testing
         #expect(try Self.text(Self.article).contains(stated), "\(Self.article) should say: \(stated)")
     }
 
+    /// The bounds the article's "A promise that stalls, and one that never stops" states are the code's.
+    @Test func theBoundsOnABrokenPromiseAreTheCodes() throws {
+        let article = try Self.text(Self.article)
+        for stated in [
+            "for \(RunStalls.quietLimit) s (``ProgramRun/stallLimitAfterAStall``)",
+            "waiting for the handler after \(RunStalls.quietLimit) s in which the implementation called nothing",
+            "judge and confirm each program with \(ProgramTrial.shrinkStallLimit) s waits, shrink a failure for "
+                + "\(ProgramTrial.stalledShrinkLimit) s at most",
+            "stopped at ``ProgramRun/eventLimit`` (\(Self.grouped(ProgramRun.eventLimit))) recorded events",
+            "the run was stopped at \(Self.grouped(ProgramRun.eventLimit)) events",
+            "keep \(Self.grouped(recorderKeptEvents)) events at most",
+        ] {
+            #expect(article.contains(stated), "\(Self.article) should say: \(stated)")
+        }
+        #expect(RunStalls.quietLimit == ProgramRun.stallLimitAfterAStall)
+    }
+
     /// A count with its thousands grouped, as the documents write it: 1,000,000.
     static func grouped(_ count: Int) -> String {
         let digits = Array(String(count))

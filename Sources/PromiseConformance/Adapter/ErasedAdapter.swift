@@ -24,6 +24,8 @@ struct ErasedAdapter: Sendable {
     let flakyDepartures: [String: String]
     /// The adapter's ``PromiseAdapter/concurrentDefaultScheduling``.
     let concurrentDefaultScheduling: String?
+    /// The calls the implementation made into the suite through this adapter's handlers and completions.
+    let activity: ImplementationActivity
     /// The object whose lifetime `swift.release` watches for a promise (``PromiseAdapter/lifetimeObject(of:)``).
     let lifetimeObject: @Sendable (ErasedPromise) -> AnyObject?
     let pending: @Sendable () -> Pending
@@ -47,6 +49,8 @@ struct ErasedAdapter: Sendable {
         deviations = adapter.deviations
         flakyDepartures = adapter.flakyDepartures
         concurrentDefaultScheduling = adapter.concurrentDefaultScheduling
+        let activity = ImplementationActivity()
+        self.activity = activity
         lifetimeObject = { adapter.lifetimeObject(of: unwrapPromise($0)) }
         pending = {
             let pending = adapter.pending()
@@ -54,14 +58,19 @@ struct ErasedAdapter: Sendable {
         }
         fulfilled = { ErasedPromise(base: adapter.fulfilled($0)) }
         rejected = { ErasedPromise(base: adapter.rejected($0)) }
-        then = Self.erased { adapter.then($0, on: $1, onFulfilled: $2, onRejected: $3) }
+        then = Self.erased(activity) { adapter.then($0, on: $1, onFulfilled: $2, onRejected: $3) }
         entryPoints = adapter.entryPoints.map {
             ErasedEntryPoint(
                 name: $0.name, handlers: $0.handlers, results: $0.results, takesQueue: $0.takesQueue,
-                then: Self.erased($0.then))
+                then: Self.erased(activity, $0.then))
         }
         assimilated = { ErasedPromise(base: adapter.assimilated($0)) }
-        all = { promises, completion in adapter.all(promises.map(unwrapPromise), completion: completion) }
+        all = { promises, completion in
+            adapter.all(promises.map(unwrapPromise)) { result in
+                activity.tick()
+                completion(result)
+            }
+        }
         race = { ErasedPromise(base: adapter.race($0.map(unwrapPromise))) }
         any = { ErasedPromise(base: adapter.any($0.map(unwrapPromise))) }
         cancellablePending = {
@@ -71,9 +80,10 @@ struct ErasedAdapter: Sendable {
         isCancellation = { adapter.isCancellation($0) }
     }
 
-    /// `then`, a `then` of promises of `Promise`, over erased promises and handlers.
+    /// `then`, a `then` of promises of `Promise`, over erased promises and handlers; each handler call is counted in
+    /// `activity`.
     static func erased<Promise: Sendable>(
-        _ then: @escaping EntryPoint<Promise>.Then
+        _ activity: ImplementationActivity, _ then: @escaping EntryPoint<Promise>.Then
     ) -> @Sendable (ErasedPromise, DispatchQueue?, FulfilledHandler?, RejectedHandler?) -> ErasedPromise {
         @Sendable func unwrapResult(_ result: HandlerResult<ErasedPromise>) -> HandlerResult<Promise> {
             switch result {
@@ -86,11 +96,17 @@ struct ErasedAdapter: Sendable {
         return { promise, queue, onFulfilled, onRejected in
             var fulfilledHandler: (@Sendable (Sentinel) -> HandlerResult<Promise>)?
             if let onFulfilled {
-                fulfilledHandler = { value in unwrapResult(onFulfilled(value)) }
+                fulfilledHandler = { value in
+                    activity.tick()
+                    return unwrapResult(onFulfilled(value))
+                }
             }
             var rejectedHandler: (@Sendable (any Error) -> HandlerResult<Promise>)?
             if let onRejected {
-                rejectedHandler = { error in unwrapResult(onRejected(error)) }
+                rejectedHandler = { error in
+                    activity.tick()
+                    return unwrapResult(onRejected(error))
+                }
             }
             return ErasedPromise(base: then(promise.base as! Promise, queue, fulfilledHandler, rejectedHandler))
         }

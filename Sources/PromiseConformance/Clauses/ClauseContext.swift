@@ -4,6 +4,8 @@ import Foundation
 /// Why a clause failed; its message becomes ``ClauseStatus/failed(_:)``.
 struct ClauseFailure: Error {
     let message: String
+    /// Whether a wait for something that must happen ran out of time (``RunStalls``).
+    var stalled = false
 }
 
 /// What a top-level case throws when it showed a departure the adapter declares, and nothing else: the case ends as
@@ -22,6 +24,10 @@ struct DeclaredDeparture: Error {
 /// next case. ``progress`` is what the watchdog sees of it.
 final class ClauseContext: @unchecked Sendable {
     let adapter: ErasedAdapter
+    /// The id of the clause the context runs.
+    let clauseID: String
+    /// The stalls of the run the clause is part of.
+    let stalls: RunStalls
     /// How a failing generated program's report says to run it again.
     let replay: ProgramReplay
     let stress: Bool
@@ -61,9 +67,12 @@ final class ClauseContext: @unchecked Sendable {
 
     init(
         adapter: ErasedAdapter, replay: ProgramReplay, caseTimeout: DispatchTimeInterval, progress: CaseProgress,
-        stress: Bool, grace: TimeInterval, cycleDetectionLimit: TimeInterval, skipping: Set<String> = []
+        stress: Bool, grace: TimeInterval, cycleDetectionLimit: TimeInterval, skipping: Set<String> = [],
+        clauseID: String = "", stalls: RunStalls = RunStalls()
     ) {
         self.adapter = adapter
+        self.clauseID = clauseID
+        self.stalls = stalls
         self.replay = replay
         self.caseTimeout = caseTimeout
         self.progress = progress
@@ -102,6 +111,7 @@ final class ClauseContext: @unchecked Sendable {
             outcome = .passed
         } catch let failure as ClauseFailure {
             outcome = .failed(Self.withoutCaseName(failure.message, name))
+            if failure.stalled, !declaresDeparture(inCase: name) { stalls.record("\(clauseID), \(failure.message)") }
         } catch let departure as DeclaredDeparture {
             outcome = .deviated(departure.message)
         } catch {
@@ -109,6 +119,14 @@ final class ClauseContext: @unchecked Sendable {
         }
         caseName = nil
         progress.end(CaseResult(name: name, outcome: outcome), nextDeadline: .now() + caseTimeout)
+    }
+
+    /// Whether the adapter declares a departure from this clause, or from its case `name` (directly, or through an
+    /// entry point), or declares the clause flaky: a wait that runs out there is what it declared, not a stall.
+    private func declaresDeparture(inCase name: String) -> Bool {
+        adapter.flakyDepartures[clauseID] != nil || adapter.deviations[clauseID] != nil
+            || Deviation.cases(of: clauseID, in: adapter.deviations)[name] != nil
+            || Deviation.routedReason(name, in: Deviation.cases(of: clauseID, in: adapter.deviations)) != nil
     }
 
     /// `message` without the `name: ` (or `name, `, before a nested case's name) that ``failure(_:)`` put first.
@@ -157,11 +175,13 @@ final class ClauseContext: @unchecked Sendable {
                         continue
                     }
                     if now < min(deadline, cap) { continue }
-                    if steps == 0 { throw failure }
+                    if steps == 0 { throw ClauseFailure(message: failure.message, stalled: true) }
                     let seconds = String(format: "%.1f", Double(now.uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
                     let why = now >= cap ? "still going after \(longest) case time limits" : "no step since the last"
-                    throw self.failure(
+                    var stalled = self.failure(
                         "timed out waiting for \(what): \(why), \(steps) of \(total) steps in \(seconds) s")
+                    stalled.stalled = true
+                    throw stalled
                 }
             }
         }

@@ -45,6 +45,9 @@ extension ClauseContext {
     /// ``stressRegistrationsPerThread`` with PROMISES_STRESS=1.
     var registrationsPerThread: Int { stress ? Self.stressRegistrationsPerThread : Self.registrationsPerThread }
 
+    /// How many threads register handlers at once in `swift.concurrentRegistration`.
+    static let registrationThreads = 4
+
     /// How many handlers each thread of `swift.concurrentRegistration` registers in a default run.
     static let registrationsPerThread = 100
     /// How many in a stress run.
@@ -165,7 +168,7 @@ let swiftClauses: [Clause] = [
             "registered on a fulfilled promise",
         ]
     ) { context in
-        let threads = 4
+        let threads = ClauseContext.registrationThreads
         let perThread = context.registrationsPerThread
         let queue = context.markedQueue("registration").queue
         @Sendable func register(

@@ -22,10 +22,15 @@ enum Deviation {
 
     /// The cases of `clause` that `deviations` declares one by one: case name → reason.
     static func cases(of clause: Clause, in deviations: [String: String]) -> [String: String] {
+        cases(of: clause.id, in: deviations)
+    }
+
+    /// The cases of the clause with id `clauseID` that `deviations` declares one by one: case name → reason.
+    static func cases(of clauseID: String, in deviations: [String: String]) -> [String: String] {
         var cases: [String: String] = [:]
         for (key, reason) in deviations {
             let (id, caseName) = split(key)
-            if id == clause.id, let caseName { cases[caseName] = reason }
+            if id == clauseID, let caseName { cases[caseName] = reason }
         }
         return cases
     }

@@ -33,6 +33,9 @@ enum ProgramTrial {
     /// again with ``stallLimit`` before it is reported.
     static let shrinkStallLimit: TimeInterval = 0.1
 
+    /// How long a generated clause shrinks a failure once the run has stalled (``RunStalls``).
+    static let stalledShrinkLimit: TimeInterval = 1
+
     /// Whether `rule` is one the adapter declares a departure from: a key of its deviations names the rule's clause
     /// or one of its cases (`2.2.4`, `2.2.4#…`), or says `generated#` and the rule (`generated#2.2.6.1`).
     static func isDeclared(_ rule: String, in deviations: [String: String]) -> Bool {
@@ -69,17 +72,19 @@ enum ProgramTrial {
     static func check(
         _ program: Program, index: Int, programs: GeneratedPrograms, afterFailure: Bool, in context: ClauseContext
     ) throws {
+        // Once the run has stalled (RunStalls), every wait is short and a failure's confirmation too: the run fails
+        // already, and its verdict is not to wait on each program.
+        let stalled = context.stalls.firstStall != nil
         let judgement = judge(
-            program, on: context.adapter, stallLimit: afterFailure ? shrinkStallLimit : stallLimit,
+            program, on: context.adapter, stallLimit: afterFailure || stalled ? shrinkStallLimit : stallLimit,
             deadline: context.deadline)
         var first = judgement.undeclared.first
         if first != nil, !afterFailure {
             // Confirmed by a second run that gives every wait more time, or not a failure: see confirmationStallLimit.
+            let confirmation = stalled ? shrinkStallLimit : confirmationStallLimit(caseTimeout: context.caseTimeout)
             first =
-                judge(
-                    program, on: context.adapter,
-                    stallLimit: confirmationStallLimit(caseTimeout: context.caseTimeout), deadline: context.deadline
-                ).undeclared.first
+                judge(program, on: context.adapter, stallLimit: confirmation, deadline: context.deadline)
+                .undeclared.first
         }
         guard let first else {
             guard let departure = judgement.declared.first else { return }
@@ -93,7 +98,12 @@ enum ProgramTrial {
         }
         // Shrink while at least a third of the case's time is left.
         let caseNanoseconds = context.caseTimeout.nanoseconds
-        let stopAt = context.deadline.uptimeNanoseconds - caseNanoseconds / 3
+        let stopAt =
+            stalled
+            ? min(
+                context.deadline.uptimeNanoseconds,
+                DispatchTime.now().uptimeNanoseconds + UInt64(stalledShrinkLimit * 1e9))
+            : context.deadline.uptimeNanoseconds - caseNanoseconds / 3
         let hasTime = { DispatchTime.now().uptimeNanoseconds < stopAt }
         // A candidate counts as failing when it fails three times in a row: a departure that shows only in some runs
         // (one that depends on how two queues' handlers interleave) does not lead the search astray.
@@ -106,15 +116,23 @@ enum ProgramTrial {
         }
         var smallest = ProgramShrinker.shrink(program, fails: fails, hasTime: hasTime).renumbered
         var violation: Violation?
-        for _ in 0..<3 where violation == nil { violation = breaks(smallest, stallLimit: stallLimit) }
+        for _ in 0..<3 where violation == nil {
+            violation = breaks(smallest, stallLimit: stalled ? shrinkStallLimit : stallLimit)
+        }
         if violation == nil {  // the shrunk program passed with the full stall limit: report the generated one
             smallest = program
             violation = first
         }
-        throw context.failure(
-            report(
-                program: smallest, from: program, violation: violation!, index: index, programs: programs,
-                replay: context.replay))
+        var message = report(
+            program: smallest, from: program, violation: violation!, index: index, programs: programs,
+            replay: context.replay)
+        if let stall = context.stalls.firstStall {
+            message +=
+                "\n"
+                + wrapped("judged with waits of \(shrinkStallLimit) s: the run had stalled before: \(stall)")
+                .joined(separator: "\n")
+        }
+        throw context.failure(message)
     }
 
     /// The width a report's prose is wrapped to; the program and the replay line are never wrapped, so that they can

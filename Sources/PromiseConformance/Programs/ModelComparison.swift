@@ -97,34 +97,34 @@ enum ModelComparison {
         }
     }
 
-    /// What kept a run stopped at ``ProgramRun/eventLimit`` going: the promise whose observer, or the handler, or the
-    /// `all`, that was called most often, with the count.
+    /// What kept a run stopped at ``ProgramRun/eventLimit`` going, with the count: the promise that settled most often
+    /// (a promise that settles again is what calls its handlers again), else the handler called most often, else the
+    /// `all` that completed most often.
     private static func runawayViolation(_ log: RunLog) -> Violation? {
-        let limit = StackGrowth.grouped(ProgramRun.eventLimit)
         let stopped =
-            "; the run was stopped at \(limit) events (the program's handlers then did nothing more, and its later "
-            + "steps were not performed)"
-        let settled = log.observed.max { $0.value.count < $1.value.count }
-        let called = log.handlerCalls.max { $0.value.count < $1.value.count }
-        let completed = log.completions.max { $0.value.count < $1.value.count }
-        let counts = [settled?.value.count ?? 0, called?.value.count ?? 0, completed?.value.count ?? 0]
-        guard let most = counts.max(), most > 1 else { return nil }
-        if let settled, settled.value.count == most, let first = settled.value.first?.state {
+            "; the run was stopped at \(StackGrowth.grouped(ProgramRun.eventLimit)) events (the program's handlers "
+            + "then did nothing more, and its later steps were not performed)"
+        if let settled = log.observed.max(by: { $0.value.count < $1.value.count }), settled.value.count > 1,
+            let first = settled.value.first?.state
+        {
             let other = settled.value.dropFirst().first { $0.state != first }?.state ?? first
             return Violation(
                 rule: settledAgainRule(first, other),
                 required: "p\(settled.key) settles once and calls each handler once",
-                did: "p\(settled.key) settled \(StackGrowth.grouped(most)) times" + stopped)
+                did: "p\(settled.key) settled \(StackGrowth.grouped(settled.value.count)) times" + stopped)
         }
-        if let called, called.value.count == most, let first = called.value.first {
+        if let called = log.handlerCalls.max(by: { $0.value.count < $1.value.count }), called.value.count > 1,
+            let first = called.value.first
+        {
             return Violation(
                 rule: first.fulfilled ? "2.2.2.3" : "2.2.3.3", required: "the handler of p\(called.key) runs once",
-                did: "it ran \(StackGrowth.grouped(most)) times" + stopped)
+                did: "it ran \(StackGrowth.grouped(called.value.count)) times" + stopped)
         }
-        guard let completed else { return nil }
+        guard let completed = log.completions.max(by: { $0.value.count < $1.value.count }), completed.value.count > 1
+        else { return nil }
         return Violation(
             rule: "swift.combinator.all", required: "all of p\(completed.key) completes once",
-            did: "it completed \(StackGrowth.grouped(most)) times" + stopped)
+            did: "it completed \(StackGrowth.grouped(completed.value.count)) times" + stopped)
     }
 
     /// `then`'s handlers (A+ 2.2.2, 2.2.3, 2.2.4): the one that matches the source's state runs once, with the value

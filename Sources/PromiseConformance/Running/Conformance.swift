@@ -76,6 +76,7 @@ public enum Conformance {
         programs: GeneratedPrograms, caller: ProgramReplay.Caller
     ) async -> ConformanceReport {
         let erased = ErasedAdapter(adapter)
+        let stalls = RunStalls()
         var results: [ClauseResult] = []
         for clause in clauses.map({ $0.with(programs) }) {
             results.append(
@@ -85,7 +86,7 @@ public enum Conformance {
                 ) {
                     await run(
                         erased, clause, timeout: timeout, stress: stress ?? stressFromEnvironment, grace: grace,
-                        caller: caller)
+                        caller: caller, stalls: stalls)
                 })
         }
         return ConformanceReport(adapterName: adapter.name, capabilities: adapter.capabilities, results: results)
@@ -114,7 +115,7 @@ public enum Conformance {
     static func run(
         _ adapter: ErasedAdapter, _ clause: Clause, timeout: Duration, stress: Bool, grace: Duration,
         skipping: Set<String> = [], events: (@Sendable (CaseEvent) -> Void)? = nil,
-        caller: ProgramReplay.Caller = .swift
+        caller: ProgramReplay.Caller = .swift, stalls: RunStalls = RunStalls()
     ) async -> ClauseResult {
         if let skipped = skipped(clause, capabilities: adapter.capabilities) { return skipped }
         let errors =
@@ -128,7 +129,7 @@ public enum Conformance {
         let run = await execute(
             Attempt(
                 clause: clause, adapter: adapter, replay: ProgramReplay(caller, for: adapter), timeout: timeout,
-                stress: stress, grace: grace, events: events),
+                stress: stress, grace: grace, events: events, stalls: stalls),
             skipping: skipping)
         let status =
             run.missingMembers.map { ClauseStatus.failed($0) }  // the adapter's own error: never a declared deviation
@@ -274,6 +275,7 @@ public enum Conformance {
         let stress: Bool
         let grace: Duration
         let events: (@Sendable (CaseEvent) -> Void)?
+        let stalls: RunStalls
     }
 
     private static func execute(_ attempt: Attempt, skipping: Set<String>) async -> Execution {
@@ -296,7 +298,8 @@ public enum Conformance {
             let context = ClauseContext(
                 adapter: attempt.adapter, replay: attempt.replay, caseTimeout: caseTimeout, progress: progress,
                 stress: attempt.stress,
-                grace: attempt.grace.seconds, cycleDetectionLimit: cycleDetectionLimit.seconds, skipping: skipping)
+                grace: attempt.grace.seconds, cycleDetectionLimit: cycleDetectionLimit.seconds, skipping: skipping,
+                clauseID: attempt.clause.id, stalls: attempt.stalls)
             // A generated clause uses every capability declared: check each has its member.
             let needed = attempt.clause.family == nil ? attempt.clause.requires : attempt.adapter.capabilities
             let missing = first ? AdapterMember.missing(in: attempt.adapter, for: needed) : []
