@@ -47,7 +47,7 @@ public struct FBLStyleAdapter: PromiseAdapter {
         onFulfilled: (@Sendable (Sentinel) -> HandlerResult<Promise>)?,
         onRejected: (@Sendable (any Error) -> HandlerResult<Promise>)?
     ) -> Promise {
-        let queue = queue ?? Self.mainQueueStandIn
+        let queue = queue ?? self.mainQueueStandIn
         let outcome = promise.then(on: queue) { value -> Result<Sentinel, any Error> in .success(value) }
             .recover(on: queue) { error -> Result<Sentinel, any Error> in .failure(error) }
         return outcome.then(on: queue) { result -> Promise in
@@ -80,17 +80,19 @@ public struct FBLStyleAdapter: PromiseAdapter {
     /// Handlers the suite gives no queue run on it, one at a time in the order of their `then` calls (A+ 2.2.6), and
     /// `all` and `race` observe their inputs on it, so that of the inputs settled when the combinator is made, the
     /// first in input order comes first (on a concurrent queue their observers run at once and any of them may win).
-    public static let mainQueueStandIn = DispatchQueue(label: "FBLStyleAdapter main queue stand-in")
+    /// Each adapter value has its own (made by `init()`), so that runs side by side, as tests in parallel, do not
+    /// wait on each other's handlers.
+    public let mainQueueStandIn = DispatchQueue(label: "FBLStyleAdapter main queue stand-in")
 
     /// `all(_:)`.
     public func all(_ promises: [Promise], completion: @escaping @Sendable (Result<[Sentinel], any Error>) -> Void) {
-        FBLStyle.all(on: Self.mainQueueStandIn, promises)
+        FBLStyle.all(on: self.mainQueueStandIn, promises)
             .then(on: .global()) { completion(.success($0)) }
             .catch(on: .global()) { completion(.failure($0)) }
     }
 
     /// `race(_:)`.
-    public func race(_ promises: [Promise]) -> Promise { FBLStyle.race(on: Self.mainQueueStandIn, promises) }
+    public func race(_ promises: [Promise]) -> Promise { FBLStyle.race(on: self.mainQueueStandIn, promises) }
 
     /// A pending promise rejected with `CancellationError` to cancel it.
     public func cancellablePending() -> (
@@ -117,40 +119,40 @@ public struct FBLStyleAdapter: PromiseAdapter {
         return [
             EntryPoint("then(on:) { value -> Promise }", handlers: .onFulfilled, results: adopting, takesQueue: true) {
                 promise, queue, onFulfilled, _ in
-                promise.then(on: queue ?? Self.mainQueueStandIn) { value -> Promise in
+                promise.then(on: queue ?? self.mainQueueStandIn) { value -> Promise in
                     self.promise(for: onFulfilled?(value) ?? .fulfill(value))
                 }
             },
             EntryPoint(
                 "then(on:) { value -> Value }", handlers: .onFulfilled, results: [.value, .throw], takesQueue: true
             ) { promise, queue, onFulfilled, _ in
-                promise.then(on: queue ?? Self.mainQueueStandIn) { value -> Sentinel in
+                promise.then(on: queue ?? self.mainQueueStandIn) { value -> Sentinel in
                     try onFulfilled?(value).value() ?? value
                 }
             },
             EntryPoint("then(on:) { value in }", handlers: .onFulfilled, results: .same, takesQueue: true) {
                 promise, queue, onFulfilled, _ in
-                promise.then(on: queue ?? Self.mainQueueStandIn) { (value: Sentinel) -> Void in _ = onFulfilled?(value)
+                promise.then(on: queue ?? self.mainQueueStandIn) { (value: Sentinel) -> Void in _ = onFulfilled?(value)
                 }
             },
             EntryPoint("recover(on:) { error -> Promise }", handlers: .onRejected, results: adopting, takesQueue: true)
             {
                 promise, queue, _, onRejected in
-                promise.recover(on: queue ?? Self.mainQueueStandIn) { error -> Promise in
+                promise.recover(on: queue ?? self.mainQueueStandIn) { error -> Promise in
                     self.promise(for: onRejected?(error) ?? .reject(error))
                 }
             },
             EntryPoint(
                 "recover(on:) { error -> Value }", handlers: .onRejected, results: [.value, .throw], takesQueue: true
             ) { promise, queue, _, onRejected in
-                promise.recover(on: queue ?? Self.mainQueueStandIn) { error -> Sentinel in
+                promise.recover(on: queue ?? self.mainQueueStandIn) { error -> Sentinel in
                     guard let onRejected else { throw error }
                     return try onRejected(error).value()
                 }
             },
             EntryPoint("catch(on:)", handlers: .onRejected, results: .same, takesQueue: true) {
                 promise, queue, _, onRejected in
-                promise.catch(on: queue ?? Self.mainQueueStandIn) { error in _ = onRejected?(error) }
+                promise.catch(on: queue ?? self.mainQueueStandIn) { error in _ = onRejected?(error) }
             },
         ]
     }

@@ -43,7 +43,9 @@ public struct PromiseKitStyleAdapter: PromiseAdapter {
     /// The queue standing in for PromiseKit's default, `conf.Q.map` (the main queue, which is served only where the
     /// main thread serves it, and a test process need not do that): a serial queue, as the main queue is, so handlers
     /// the suite gives no queue run one at a time in the order of their `then` calls (A+ 2.2.6).
-    public static let mainQueueStandIn = DispatchQueue(label: "PromiseKitStyleAdapter main queue stand-in")
+    /// Each adapter value has its own (made by `init()`), so that runs side by side, as tests in parallel, do not
+    /// wait on each other's handlers.
+    public let mainQueueStandIn = DispatchQueue(label: "PromiseKitStyleAdapter main queue stand-in")
 
     /// The outcome as a guarantee, then one `then(on:)` that runs the matching handler.
     public func then(
@@ -54,7 +56,7 @@ public struct PromiseKitStyleAdapter: PromiseAdapter {
     ) -> Promise {
         let outcome: Guarantee<Result<Sentinel>> = promise.map(on: nil) { .fulfilled($0) }
             .recover(on: nil) { .value(.rejected($0)) }
-        return outcome.then(on: queue ?? Self.mainQueueStandIn) { result -> Promise in
+        return outcome.then(on: queue ?? self.mainQueueStandIn) { result -> Promise in
             switch result {
             case .fulfilled(let value):
                 guard let onFulfilled else { return .value(value) }

@@ -89,11 +89,11 @@ import Testing
     @Test func theBoundsOnABrokenPromiseAreTheCodes() throws {
         let article = try Self.text(Self.article)
         for stated in [
-            "for \(RunStalls.quietLimit) s (``ProgramRun/stallLimitAfterAStall``)",
+            "for \(RunStalls.quietLimit) s (`ProgramRun.stallLimitAfterAStall`)",
             "waiting for the handler after \(RunStalls.quietLimit) s in which the implementation called nothing",
             "judge and confirm each program with \(ProgramTrial.shrinkStallLimit) s waits, shrink a failure for "
                 + "\(ProgramTrial.stalledShrinkLimit) s at most",
-            "stopped at ``ProgramRun/eventLimit`` (\(Self.grouped(ProgramRun.eventLimit))) recorded events",
+            "stopped at `ProgramRun.eventLimit` (\(Self.grouped(ProgramRun.eventLimit))) recorded events",
             "the run was stopped at \(Self.grouped(ProgramRun.eventLimit)) events",
             "keep \(Self.grouped(recorderKeptEvents)) events at most",
         ] {

@@ -1,8 +1,8 @@
 // ProgramCoverage.swift: how often each kind of step occurs in a run's generated programs.
 
 /// The generator's coverage table: for an adapter's capabilities and a run's programs, how many times each kind of
-/// step (and each shape: a long chain, a wide fan-out, a deep thenable, a repeated input) occurs across every
-/// generated clause's programs.
+/// step (and each shape: a long chain, a wide fan-out, a deep thenable, a repeated input), and each relation between
+/// steps (``ProgramRelations``), occurs across every generated clause's programs.
 struct ProgramCoverage: Sendable {
     /// The kinds, in the order the table lists them.
     static let kinds = [
@@ -15,18 +15,24 @@ struct ProgramCoverage: Sendable {
 
     /// Kind → how many times it occurs.
     let counts: [String: Int]
+    /// Relation between steps (``ProgramRelations/kinds``) → how many times it occurs.
+    let relations: [String: Int]
 
     init(capabilities: Capabilities, programs: GeneratedPrograms) {
         var counts: [String: Int] = [:]
+        var relations: [String: Int] = [:]
         for family in ProgramGenerator.Family.allCases {
             if family == .cancellation && !capabilities.contains(.cancellation) { continue }
             if family == .combinators && capabilities.intersection([.all, .race, .any]).isEmpty { continue }
             let generator = ProgramGenerator(family: family, capabilities: capabilities)
             for index in 1...max(programs.count, 1) where programs.count > 0 {
-                Self.count(generator.program(seed: programs.seed, index: index), into: &counts)
+                let program = generator.program(seed: programs.seed, index: index)
+                Self.count(program, into: &counts)
+                ProgramRelations.count(program, into: &relations)
             }
         }
         self.counts = counts
+        self.relations = relations
     }
 
     private static func count(_ program: Program, into counts: inout [String: Int]) {
@@ -78,13 +84,17 @@ struct ProgramCoverage: Sendable {
         for step in program.steps { visit(step, nested: false) }
     }
 
-    /// The table, one kind a line, for the adapter named `name`; kinds its capabilities rule out read "-".
+    /// The table, one kind a line, then one relation between steps a line (``ProgramRelations``), for the adapter
+    /// named `name`; kinds and relations its capabilities rule out, or the programs never reach, read "-".
     func table(for name: String) -> String {
-        let width = Self.kinds.map(\.count).max() ?? 0
-        let lines = Self.kinds.map { kind in
-            kind.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + (counts[kind].map(String.init) ?? "-")
+        let width = (Self.kinds + ProgramRelations.kinds).map(\.count).max() ?? 0
+        func line(_ name: String, _ count: Int?) -> String {
+            name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + (count.map(String.init) ?? "-")
         }
-        return (["generated programs for \(name): kind of step, and how many times it occurs"] + lines)
+        return
+            (["generated programs for \(name): kind of step, and how many times it occurs"]
+            + Self.kinds.map { line($0, counts[$0]) } + ["", "relation between steps, and how many times it occurs"]
+            + ProgramRelations.kinds.map { line($0, relations[$0]) })
             .joined(separator: "\n")
     }
 }

@@ -1,0 +1,146 @@
+// ProgramRelations.swift: the relations between a program's steps that its coverage table counts, beside the kinds.
+//
+// A kind says what one step is (a `then`, an `all`); a relation says how steps meet: two handlers waiting on one
+// pending promise, a promise adopted by several handlers, a handler that registers on the promise it handles. A bug
+// in a promise's lists or state usually needs a relation, not a kind: a delivery list that keeps one entry passes
+// every program with one handler per promise. Relations are read from the program's text, as the generator wrote it;
+// whether the run then meets them in that order is up to the implementation.
+
+/// Counts the relations of ``kinds`` in programs.
+enum ProgramRelations {
+    /// The relations, in the order the coverage table lists them.
+    static let kinds = [
+        "two handlers on one pending promise",
+        "two pass-through chains off one promise",
+        "adopts a promise that adopts",
+        "one promise adopted by two handlers",
+        "one promise adopted by three handlers",
+        "a pending promise adopted by three handlers run before it settles",
+        "registers on the promise it handles, on a queue",
+        "registers on the promise it handles, no queue",
+        "registers on the promise it resolves",
+        "settles a promise that has handlers",
+        "combinator over inputs settled before it",
+        "combinator over inputs settled after it",
+        "combinator over settled and pending inputs",
+    ]
+
+    /// Adds the relations of `program` to `counts`.
+    static func count(_ program: Program, into counts: inout [String: Int]) {
+        var relations = Relations()
+        for (index, step) in program.steps.enumerated() { relations.visit(step, at: index, handlerOf: nil) }
+        relations.finish()
+        for (relation, count) in relations.counts { counts[relation, default: 0] += count }
+    }
+
+    /// What one program's steps show, read in order.
+    private struct Relations {
+        var counts: [String: Int] = [:]
+        /// Each promise's `then` make, for the chains and adoptions.
+        var thens: [Int: (source: Int, passes: Bool, adopts: Bool)] = [:]
+        /// The promises made pending (or cancellable), and those a step settled, with the index of that step (the
+        /// top-level step it ran in, for a handler's settlement).
+        var pending: Set<Int> = []
+        var settledAt: [Int: Int] = [:]
+        /// The promises made settled.
+        var madeSettled: Set<Int> = []
+        /// How many `then`s each promise has, and how many registered while it was pending and unsettled.
+        var handlers: [Int: Int] = [:]
+        var waiting: [Int: Int] = [:]
+        /// How many handlers adopt each promise.
+        var adopters: [Int: Int] = [:]
+        /// The step each promise was made in (its top-level step, for one a handler makes).
+        var madeAt: [Int: Int] = [:]
+        /// Each adoption: the promise adopted, and the source of the `then` whose handler adopts it.
+        var adoptions: [(adopted: Int, source: Int)] = []
+        /// The combinators, with their inputs and the index of their step.
+        var combinators: [(inputs: [Int], at: Int)] = []
+
+        mutating func add(_ relation: String) { counts[relation, default: 0] += 1 }
+
+        /// Visits `step`, the top-level step `index` or one of its handlers' effects (`handlerOf`: the `then` that
+        /// handler belongs to, with its source).
+        mutating func visit(_ step: Program.Step, at index: Int, handlerOf: (node: Int, source: Int)?) {
+            switch step {
+            case .fulfil(let node, _), .reject(let node, _), .cancel(let node):
+                if handlerOf != nil, (handlers[node] ?? 0) > 0 { add("settles a promise that has handlers") }
+                if settledAt[node] == nil { settledAt[node] = index }
+            case .make(let node, let make):
+                visit(make, node, at: index, handlerOf: handlerOf)
+            }
+        }
+
+        mutating func visit(_ make: Program.Make, _ node: Int, at index: Int, handlerOf: (node: Int, source: Int)?) {
+            madeAt[node] = index
+            switch make {
+            case .pending, .cancellable: pending.insert(node)
+            case .fulfilled, .rejected: madeSettled.insert(node)
+            case .thenable: break
+            case .all(let inputs), .race(let inputs), .any(let inputs):
+                combinators.append((inputs, index))
+            case .then(let source, let queue, let onFulfilled, let onRejected):
+                if let handlerOf {
+                    if source == handlerOf.source {
+                        add("registers on the promise it handles, " + (queue == nil ? "no queue" : "on a queue"))
+                    }
+                    if source == handlerOf.node { add("registers on the promise it resolves") }
+                }
+                handlers[source, default: 0] += 1
+                if pending.contains(source), settledAt[source] == nil {
+                    waiting[source, default: 0] += 1
+                    if waiting[source] == 2 { add("two handlers on one pending promise") }
+                }
+                let reactions = [onFulfilled, onRejected].compactMap { $0 }
+                let adopts = reactions.contains { reaction in
+                    switch reaction.result {
+                    case .adopt, .thenable: true
+                    default: false
+                    }
+                }
+                thens[node] = (source, onFulfilled == nil || onRejected == nil, adopts)
+                for reaction in reactions {
+                    if case .adopt(let adopted) = reaction.result {
+                        adoptions.append((adopted, source))
+                        adopters[adopted, default: 0] += 1
+                        if adopters[adopted] == 2 { add("one promise adopted by two handlers") }
+                        if adopters[adopted] == 3 { add("one promise adopted by three handlers") }
+                        if thens[adopted]?.adopts == true { add("adopts a promise that adopts") }
+                    }
+                    for effect in reaction.effects { visit(effect, at: index, handlerOf: (node, source)) }
+                }
+            }
+        }
+
+        /// Counts what needs the whole program: chains, and the combinators' inputs against their settlements.
+        mutating func finish() {
+            var chainsOff: [Int: Int] = [:]
+            let sources = Set(thens.values.map(\.source))
+            // A pass-through link that something else is chained on: the start of a chain of two links or more.
+            for (node, then) in thens where then.passes && sources.contains(node) {
+                chainsOff[then.source, default: 0] += 1
+            }
+            for count in chainsOff.values where count >= 2 { add("two pass-through chains off one promise") }
+            // The step by which a promise the program made settled or settles, when the program says (not for a
+            // promise a `then` made).
+            func settled(_ node: Int) -> Int? { madeSettled.contains(node) ? madeAt[node] : settledAt[node] }
+            for adopted in Set(adoptions.map(\.adopted)) where pending.contains(adopted) {
+                let before = adoptions.filter { adoption in
+                    guard adoption.adopted == adopted, let source = settled(adoption.source) else { return false }
+                    return source < (settledAt[adopted] ?? .max)
+                }
+                if before.count >= 3 { add("a pending promise adopted by three handlers run before it settles") }
+            }
+            for combinator in combinators {
+                let before = combinator.inputs.filter {
+                    madeSettled.contains($0) || (settledAt[$0] ?? .max) < combinator.at
+                }
+                let after = combinator.inputs.filter { (settledAt[$0] ?? -1) > combinator.at }
+                if !before.isEmpty { add("combinator over inputs settled before it") }
+                if !after.isEmpty { add("combinator over inputs settled after it") }
+                if !before.isEmpty, before.count < combinator.inputs.count {
+                    add("combinator over settled and pending inputs")
+                }
+            }
+        }
+    }
+}
