@@ -84,6 +84,9 @@ public struct FBLStyleAdapter: PromiseAdapter {
     /// wait on each other's handlers.
     public let mainQueueStandIn = DispatchQueue(label: "FBLStyleAdapter main queue stand-in")
 
+    /// ``mainQueueStandIn``, for the generated programs' driver to flush between steps.
+    public var defaultQueue: DispatchQueue? { mainQueueStandIn }
+
     /// `all(_:)`.
     public func all(_ promises: [Promise], completion: @escaping @Sendable (Result<[Sentinel], any Error>) -> Void) {
         FBLStyle.all(on: self.mainQueueStandIn, promises)

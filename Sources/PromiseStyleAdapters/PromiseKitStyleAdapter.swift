@@ -47,6 +47,9 @@ public struct PromiseKitStyleAdapter: PromiseAdapter {
     /// wait on each other's handlers.
     public let mainQueueStandIn = DispatchQueue(label: "PromiseKitStyleAdapter main queue stand-in")
 
+    /// ``mainQueueStandIn``, for the generated programs' driver to flush between steps.
+    public var defaultQueue: DispatchQueue? { mainQueueStandIn }
+
     /// The outcome as a guarantee, then one `then(on:)` that runs the matching handler.
     public func then(
         _ promise: Promise,

@@ -17,6 +17,9 @@ public struct ReferenceAdapter: PromiseAdapter, Codable {
     /// Every capability the suite knows.
     public var capabilities: Capabilities { .everything }
 
+    /// The serial queue the reference runs handlers with no queue on, for the generated programs' driver to flush.
+    public var defaultQueue: DispatchQueue? { referenceDefaultQueue(flaw) }
+
     /// A pending promise and its resolvers.
     public func pending() -> (
         promise: ReferencePromise<Sentinel>, fulfill: @Sendable (Sentinel) -> Void,

@@ -11,6 +11,9 @@ struct QueueBoxAdapter: ToyAdapter {
     /// Where bodies run when the suite gives no queue: a serial queue, as PromiseKit's default (the main queue) is.
     static let mainQueueStandIn = DispatchQueue(label: "QueueBoxAdapter main queue stand-in")
 
+    /// ``mainQueueStandIn``, for the generated programs' driver to flush between steps.
+    var defaultQueue: DispatchQueue? { Self.mainQueueStandIn }
+
     var name: String { "QueueBox" }
 
     /// What the toy leaves out of PromiseKitStyle: the `returnedSelf` check (2.3.1) and the stack guards

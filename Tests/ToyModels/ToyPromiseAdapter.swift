@@ -10,6 +10,9 @@ struct ToyPromiseAdapter: ToyAdapter {
     /// Where blocks run when the suite gives no queue: a serial queue, as Google's default (the main queue) is.
     static let mainQueueStandIn = DispatchQueue(label: "ToyPromiseAdapter main queue stand-in")
 
+    /// ``mainQueueStandIn``, for the generated programs' driver to flush between steps.
+    var defaultQueue: DispatchQueue? { Self.mainQueueStandIn }
+
     var name: String { "ToyPromise" }
 
     /// What the toy leaves out of FBLStyle: the cycle check that Google's original lacks too (2.3.1), and the stack

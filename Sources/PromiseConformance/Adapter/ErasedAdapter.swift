@@ -24,6 +24,8 @@ struct ErasedAdapter: Sendable {
     let flakyDepartures: [String: String]
     /// The adapter's ``PromiseAdapter/concurrentDefaultScheduling``.
     let concurrentDefaultScheduling: String?
+    /// The adapter's ``PromiseAdapter/defaultQueue``.
+    let defaultQueue: DispatchQueue?
     /// The calls the implementation made into the suite through this adapter's handlers and completions.
     let activity: ImplementationActivity
     /// The object whose lifetime `swift.release` watches for a promise (``PromiseAdapter/lifetimeObject(of:)``).
@@ -49,6 +51,7 @@ struct ErasedAdapter: Sendable {
         deviations = adapter.deviations
         flakyDepartures = adapter.flakyDepartures
         concurrentDefaultScheduling = adapter.concurrentDefaultScheduling
+        defaultQueue = adapter.defaultQueue
         let activity = ImplementationActivity()
         self.activity = activity
         lifetimeObject = { adapter.lifetimeObject(of: unwrapPromise($0)) }

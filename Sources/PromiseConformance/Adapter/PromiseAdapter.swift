@@ -75,6 +75,12 @@ public protocol PromiseAdapter: Sendable {
     /// generated programs require handlers with no queue to run in the order of their `then` calls (A+ 2.2.6).
     var concurrentDefaultScheduling: String? { get }
 
+    /// The queue the implementation runs handlers registered with no queue on, when it has one of its own (a serial
+    /// queue standing in for the main queue, say), or nil (the default). Between two steps of a generated program the
+    /// driver sends a block to it, as to the program's queues and to Dispatch's global queue, so that what a step
+    /// queued there has started before the next step begins.
+    var defaultQueue: DispatchQueue? { get }
+
     /// A pending promise and the two functions that settle it (the JavaScript adapter's `deferred()`).
     ///
     /// The functions may be called from any thread, more than once, and both; the promise must settle once.
@@ -162,6 +168,9 @@ extension PromiseAdapter {
 
     /// Nil: handlers with no queue run one at a time, in the order of their `then` calls.
     public var concurrentDefaultScheduling: String? { nil }
+
+    /// Nil: the driver flushes the program's queues and Dispatch's global queue only.
+    public var defaultQueue: DispatchQueue? { nil }
 
     /// None: the suite calls ``then(_:on:onFulfilled:onRejected:)`` alone.
     public var entryPoints: [EntryPoint<Promise>] { [] }

@@ -350,11 +350,14 @@ final class ProgramRun: @unchecked Sendable {
         }
     }
 
-    /// Runs one block on each of the program's queues and on Dispatch's global queue: whatever was queued there
-    /// before has then at least started.
+    /// Runs one block on each of the program's queues, on Dispatch's global queue and on the implementation's own
+    /// default queue if it has one (``PromiseAdapter/defaultQueue``): whatever was queued there before has then at
+    /// least started.
     private func flushQueues(until deadline: DispatchTime) {
         let flushed = DispatchGroup()
-        for queue in queues + [.global()] { queue.async(group: flushed) {} }
+        for queue in queues + [.global()] + [adapter.defaultQueue].compactMap({ $0 }) {
+            queue.async(group: flushed) {}
+        }
         _ = flushed.wait(timeout: deadline)
     }
 
