@@ -93,22 +93,13 @@ import Testing
             "waiting for the handler after \(RunStalls.quietLimit) s in which the implementation called nothing",
             "judge and confirm each program with \(ProgramTrial.shrinkStallLimit) s waits, shrink a failure for "
                 + "\(ProgramTrial.stalledShrinkLimit) s at most",
-            "stopped at `ProgramRun.eventLimit` (\(Self.grouped(ProgramRun.eventLimit))) recorded events",
-            "the run was stopped at \(Self.grouped(ProgramRun.eventLimit)) events",
-            "keep \(Self.grouped(recorderKeptEvents)) events at most",
+            "stopped at `ProgramRun.eventLimit` (\(StackGrowth.grouped(ProgramRun.eventLimit))) recorded events",
+            "the run was stopped at \(StackGrowth.grouped(ProgramRun.eventLimit)) events",
+            "keep \(StackGrowth.grouped(recorderKeptEvents)) events at most",
         ] {
             #expect(article.contains(stated), "\(Self.article) should say: \(stated)")
         }
         #expect(RunStalls.quietLimit == ProgramRun.stallLimitAfterAStall)
-    }
-
-    /// A count with its thousands grouped, as the documents write it: 1,000,000.
-    static func grouped(_ count: Int) -> String {
-        let digits = Array(String(count))
-        return stride(from: digits.count, to: 0, by: -3).reversed().map { end in
-            String(digits[max(0, end - 3)..<end])
-        }
-        .joined(separator: ",")
     }
 
     /// What the article's section "Stress" says `PROMISES_STRESS=1` changes is the code's: the race budgets, the
@@ -118,21 +109,21 @@ import Testing
         let stated = [
             "gives each race clause a budget of \(budget(ClauseContext.stressRaceBudget)) s instead of "
                 + "\(budget(ClauseContext.defaultRaceBudget)) s",
-            "runs `swift.concurrentRegistration` with \(Self.grouped(ClauseContext.stressRegistrationsPerThread)) "
-                + "handlers per thread instead of \(Self.grouped(ClauseContext.registrationsPerThread))",
-            "and `swift.deepChain` with chains of \(Self.grouped(ClauseContext.stressChainLength)) links instead of "
-                + "\(Self.grouped(ClauseContext.settledChainLength)) (settled) and "
-                + "\(Self.grouped(ClauseContext.droppedChainLength)) (dropped)",
-            "follow their first case's chain of \(Self.grouped(ClauseContext.longChainLength)) links with one of "
-                + "\(Self.grouped(ClauseContext.stressChainLength)), and give each other case a chain of "
-                + "\(Self.grouped(ClauseContext.longChainLength)) links too",
+            "runs `swift.concurrentRegistration` with \(StackGrowth.grouped(ClauseContext.stressRegistrationsPerThread)) "
+                + "handlers per thread instead of \(StackGrowth.grouped(ClauseContext.registrationsPerThread))",
+            "and `swift.deepChain` with chains of \(StackGrowth.grouped(ClauseContext.stressChainLength)) links instead of "
+                + "\(StackGrowth.grouped(ClauseContext.settledChainLength)) (settled) and "
+                + "\(StackGrowth.grouped(ClauseContext.droppedChainLength)) (dropped)",
+            "follow their first case's chain of \(StackGrowth.grouped(ClauseContext.longChainLength)) links with one of "
+                + "\(StackGrowth.grouped(ClauseContext.stressChainLength)), and give each other case a chain of "
+                + "\(StackGrowth.grouped(ClauseContext.longChainLength)) links too",
         ]
         let article = try Self.text(Self.article)
         for sentence in stated { #expect(article.contains(sentence), "\(Self.article) should say: \(sentence)") }
         let help = ConformanceCommand.usage.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let helpLine =
             "race for \(budget(ClauseContext.stressRaceBudget)) s per race clause, not "
-            + "\(budget(ClauseContext.defaultRaceBudget)) s, and chains of \(Self.grouped(ClauseContext.stressChainLength))"
+            + "\(budget(ClauseContext.defaultRaceBudget)) s, and chains of \(StackGrowth.grouped(ClauseContext.stressChainLength))"
         #expect(help.contains(helpLine), "the command's help should say: \(helpLine)")
     }
 

@@ -82,8 +82,10 @@ final class ClauseContext: @unchecked Sendable {
         self.skipping = skipping
     }
 
-    func failure(_ message: String) -> ClauseFailure {
-        ClauseFailure(message: caseName.map { "\($0): \(message)" } ?? message)
+    /// A failure with `message`, named after the running case; `stalled` when a wait for something that must happen
+    /// ran out of time (``RunStalls``).
+    func failure(_ message: String, stalled: Bool = false) -> ClauseFailure {
+        ClauseFailure(message: caseName.map { "\($0): \(message)" } ?? message, stalled: stalled)
     }
 
     func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
@@ -124,9 +126,9 @@ final class ClauseContext: @unchecked Sendable {
     /// Whether the adapter declares a departure from this clause, or from its case `name` (directly, or through an
     /// entry point), or declares the clause flaky: a wait that runs out there is what it declared, not a stall.
     private func declaresDeparture(inCase name: String) -> Bool {
-        adapter.flakyDepartures[clauseID] != nil || adapter.deviations[clauseID] != nil
-            || Deviation.cases(of: clauseID, in: adapter.deviations)[name] != nil
-            || Deviation.routedReason(name, in: Deviation.cases(of: clauseID, in: adapter.deviations)) != nil
+        guard adapter.flakyDepartures[clauseID] == nil, adapter.deviations[clauseID] == nil else { return true }
+        let declared = Deviation.cases(of: clauseID, in: adapter.deviations)
+        return declared[name] != nil || Deviation.routedReason(name, in: declared) != nil
     }
 
     /// `message` without the `name: ` (or `name, `, before a nested case's name) that ``failure(_:)`` put first.
@@ -175,13 +177,12 @@ final class ClauseContext: @unchecked Sendable {
                         continue
                     }
                     if now < min(deadline, cap) { continue }
-                    if steps == 0 { throw ClauseFailure(message: failure.message, stalled: true) }
+                    if steps == 0 { throw ClauseFailure(message: failure.message, stalled: true) }  // named already
                     let seconds = String(format: "%.1f", Double(now.uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
                     let why = now >= cap ? "still going after \(longest) case time limits" : "no step since the last"
-                    var stalled = self.failure(
-                        "timed out waiting for \(what): \(why), \(steps) of \(total) steps in \(seconds) s")
-                    stalled.stalled = true
-                    throw stalled
+                    throw self.failure(
+                        "timed out waiting for \(what): \(why), \(steps) of \(total) steps in \(seconds) s",
+                        stalled: true)
                 }
             }
         }

@@ -74,7 +74,8 @@ enum ProgramTrial {
     ) throws {
         // Once the run has stalled (RunStalls), every wait is short and a failure's confirmation too: the run fails
         // already, and its verdict is not to wait on each program.
-        let stalled = context.stalls.firstStall != nil
+        let stall = context.stalls.firstStall
+        let stalled = stall != nil
         let judgement = judge(
             program, on: context.adapter, stallLimit: afterFailure || stalled ? shrinkStallLimit : stallLimit,
             deadline: context.deadline)
@@ -126,7 +127,7 @@ enum ProgramTrial {
         var message = report(
             program: smallest, from: program, violation: violation!, index: index, programs: programs,
             replay: context.replay)
-        if let stall = context.stalls.firstStall {
+        if let stall {
             message +=
                 "\n"
                 + wrapped("judged with waits of \(shrinkStallLimit) s: the run had stalled before: \(stall)")

@@ -44,9 +44,9 @@ final class Recorder<Event: Sendable>: Sendable {
                 guard signal.wait(timeout: slice) == .timedOut, self.count < count else { continue }
                 let now = DispatchTime.now()
                 if now >= deadline {
-                    var failure = context.failure("timed out waiting for \(what())")
-                    failure.stalled = limit.map { deadline < $0 } ?? true
-                    throw failure
+                    // The case's deadline, not an earlier limit of the caller's own, is a stall.
+                    throw context.failure(
+                        "timed out waiting for \(what())", stalled: limit.map { deadline < $0 } ?? true)
                 }
                 if context.adapter.activity.count != activity {
                     activity = context.adapter.activity.count
