@@ -50,6 +50,26 @@ private typealias Promise = ReferencePromise<Sentinel>
         #expect(!Self.goesWrong(flaw, in: nil), "the program of \(flaw.rawValue) went wrong without the flaw")
     }
 
+    /// Runs the trigger program of `program` on the reference promise with `flaw`, through the suite's driver, and
+    /// says whether it broke a rule.
+    static func triggerGoesWrong(_ program: SubtleFlaw, in flaw: SubtleFlaw?) -> Bool {
+        // A trigger is a literal that parses (everyTriggerParsesAndGoesWrongOnlyWithItsFlaw): a throw is a failure.
+        guard let verdict = try? Conformance.replay(program.trigger, on: ReferenceAdapter(flaw: flaw)) else {
+            return true
+        }
+        return !verdict.conforms
+    }
+
+    /// Every flaw's trigger program (SubtleFlaw.trigger) parses, breaks a rule on the reference with that flaw, and
+    /// none on the correct reference: the triggers the relation table below counts are real.
+    @Test(arguments: SubtleFlaw.allCases)
+    func everyTriggerGoesWrongOnlyWithItsFlaw(_ flaw: SubtleFlaw) throws {
+        let flawed = try Conformance.replay(flaw.trigger, on: ReferenceAdapter(flaw: flaw))
+        #expect(!flawed.conforms, "\(flaw.rawValue): \(flawed)")
+        let correct = try Conformance.replay(flaw.trigger, on: ReferenceAdapter())
+        #expect(correct.conforms, "\(flaw.rawValue) on the correct reference: \(correct)")
+    }
+
     /// Runs the direct program of `program` over promises with `flaw` and says whether it went wrong.
     static func goesWrong(_ program: SubtleFlaw, in flaw: SubtleFlaw?) -> Bool {
         let check = DirectChecks(flaw: flaw)
@@ -79,6 +99,16 @@ private typealias Promise = ReferencePromise<Sentinel>
         case .cancellationSkipsPassThroughPastThree: return check.cancellationReachesHandlers(4)
         case .rejectedAdoptionLeaks: return check.rejectedAdoptionReleased()
         case .wideFanOutLeaks: return check.fanOutReleased(handlers: 5)
+        // The flaws added with the relations between steps (issue 43) are shown by their trigger program, run by the
+        // suite's driver: the model says what the correct reference does (and the test below checks that it does).
+        case .queuedThenInsideOwnHandlerLost, .thenInsideOwnHandlerRunsTwice, .callbacksAddedDuringOwnHandlerLost,
+            .passThroughDeliveriesShareOneSlot, .settleInsideQueuedHandlerSkipsUnqueuedHandlers,
+            .adoptedRejectionReachesFirstAdopterOnly, .adoptingAnAdoptingPromiseNeverSettles,
+            .rejectionThroughTwoAdoptionsLost, .allCountsSettledInputsTwice, .raceIgnoresSettledInputsBesidePendingOnes,
+            .combinatorOverRunningHandlersPromiseRejected, .queuedThenInsideOwnHandlerRunsInline,
+            .thenOnResolvingPromiseRejectedAsCycle, .passThroughDeliverySlotKeepsFirst, .adoptersPastTheSecondRejected,
+            .combinatorInHandlerSkipsPendingInputs:
+            return triggerGoesWrong(program, in: flaw)
         }
     }
 }

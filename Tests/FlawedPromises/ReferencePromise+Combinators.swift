@@ -13,11 +13,19 @@ extension ReferencePromise {
         _ promises: [ReferencePromise], flaw: SubtleFlaw? = nil,
         completion: @escaping @Sendable (Result<[Value], any Error>) -> Void
     ) {
-        let promises = flaw == .allDropsRepeatedInputs ? distinct(promises) : promises
+        let promises = inputsHeard(flaw == .allDropsRepeatedInputs ? distinct(promises) : promises, flaw: flaw)
         guard !promises.isEmpty else {
             completion(.success([]))
             return
         }
+        if flaw == .combinatorOverRunningHandlersPromiseRejected,
+            promises.contains(where: RunningHandler.isRunning(for:))
+        {
+            completion(.failure(ReferencePromiseError.resolvedWithItself))
+            return
+        }
+        // The inputs settled already, counted once more (allCountsSettledInputsTwice only).
+        let countedTwice = flaw == .allCountsSettledInputsTwice ? promises.filter(\.isSettled).count : 0
         let values = Locked<[Value?]>(Array(repeating: nil, count: promises.count))
         let done = OnceFlag()
         let count = promises.count  // not `promises` in the handlers: each input would hold itself
@@ -29,7 +37,7 @@ extension ReferencePromise {
                     let all = values.withLock { values -> [Value]? in
                         values[index] = value
                         let all = values.compactMap { $0 }
-                        return all.count == values.count ? all : nil
+                        return all.count + countedTwice >= values.count ? all : nil
                     }
                     if let all, done.claim() { completion(.success(all)) }
                     return .value(value)
@@ -45,11 +53,19 @@ extension ReferencePromise {
 
     /// Settles like the first of `promises` to settle.
     public static func race(_ promises: [ReferencePromise], flaw: SubtleFlaw? = nil) -> ReferencePromise {
+        if flaw == .combinatorOverRunningHandlersPromiseRejected,
+            promises.contains(where: RunningHandler.isRunning(for:))
+        {
+            return ReferencePromise(error: ReferencePromiseError.resolvedWithItself, flaw: flaw)
+        }
         let race = ReferencePromise(flaw: flaw)
         let queue = combinatorQueue()
-        let inputs = Array(promises.enumerated())
+        let inputs = Array(inputsHeard(promises, flaw: flaw).enumerated())
+        let mixed = promises.contains(where: \.isSettled) && promises.contains { !$0.isSettled }
         for (index, promise) in flaw == .raceTakesTheLastSettledInput ? inputs.reversed() : inputs
-        where !(flaw == .raceSkipsAlreadyRejectedInputs && promise.isRejected) {
+        where !(flaw == .raceSkipsAlreadyRejectedInputs && promise.isRejected)
+            && !(flaw == .raceIgnoresSettledInputsBesidePendingOnes && mixed && promise.isSettled)
+        {
             _ = promise.then(
                 on: queue,
                 { value in
@@ -69,12 +85,18 @@ extension ReferencePromise {
         guard !promises.isEmpty || flaw == .anyOfNothingStaysPending else {
             return ReferencePromise(error: ReferencePromiseError.noInput, flaw: flaw)
         }
+        if flaw == .combinatorOverRunningHandlersPromiseRejected,
+            promises.contains(where: RunningHandler.isRunning(for:))
+        {
+            return ReferencePromise(error: ReferencePromiseError.resolvedWithItself, flaw: flaw)
+        }
         let any = ReferencePromise(flaw: flaw)
         let rejections = Counter()
         let rejectedPromises = DistinctCounter()
         let count = promises.count
         let queue = combinatorQueue()
-        for promise in flaw == .anyTakesTheLastFulfilledInput ? promises.reversed() : promises {
+        let heard = inputsHeard(promises, flaw: flaw)
+        for promise in flaw == .anyTakesTheLastFulfilledInput ? heard.reversed() : heard {
             let input = ObjectIdentifier(promise)
             _ = promise.then(
                 on: queue,
@@ -97,6 +119,15 @@ extension ReferencePromise {
     /// JavaScript); the inputs that settle later come in the order they settle.
     private static func combinatorQueue() -> DispatchQueue {
         DispatchQueue(label: "ReferencePromise combinator")
+    }
+
+    /// The inputs a combinator registers on: all of them, but for ``SubtleFlaw/combinatorInHandlerSkipsPendingInputs``
+    /// inside a handler, where only those settled already when some are.
+    private static func inputsHeard(_ promises: [ReferencePromise], flaw: SubtleFlaw?) -> [ReferencePromise] {
+        guard flaw == .combinatorInHandlerSkipsPendingInputs, RunningHandler.isRunning,
+            promises.contains(where: \.isSettled)
+        else { return promises }
+        return promises.filter(\.isSettled)
     }
 
     /// `promises` without repetitions, in order of first appearance (``SubtleFlaw/allDropsRepeatedInputs`` only).

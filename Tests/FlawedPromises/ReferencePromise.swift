@@ -22,6 +22,8 @@ public enum ReferencePromiseError: Error {
     case noInput
     /// A cancellation wrapped on its way down a chain (``SubtleFlaw/cancellationBecomesErrorPastThreeLinks`` only).
     case cancelledUpstream
+    /// A third adopter turned away (``SubtleFlaw/adoptersPastTheSecondRejected`` only).
+    case tooManyAdopters
 }
 
 /// What a handler of ``ReferencePromise/then(on:_:_:)`` resolves the derived promise with.
@@ -43,6 +45,8 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
         var passesRejectionOn = false
         /// Registered with no queue: it runs on ``referenceDefaultQueue(_:)``.
         var unqueued = false
+        /// Run with this error instead of the outcome (``SubtleFlaw/adoptersPastTheSecondRejected`` only).
+        var rejectsWith: (any Error)?
         let run: @Sendable (Result<Value, any Error>, ReferencePromise) -> Void
     }
 
@@ -62,6 +66,12 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
     private let resolved = Locked(false)
     /// What a leaking flaw makes the promise hold on to (nothing, for the correct reference).
     private let leak = Locked<SubtleFlawLeak?>(nil)
+    /// Whether the promise this one adopted is still pending (``SubtleFlaw/adoptingAnAdoptingPromiseNeverSettles``
+    /// only).
+    private let adopted = Locked<(@Sendable () -> Bool)?>(nil)
+    /// The one entry of the delivery slot that pass-through links of this promise hand their derived promise's
+    /// settlement to (``SubtleFlaw/passThroughDeliveriesShareOneSlot`` only).
+    private let passThroughSlot = DeliverySlot<Value>()
 
     /// A pending promise with `flaw` (nil: the correct reference).
     public init(flaw: SubtleFlaw? = nil) {
@@ -112,7 +122,11 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
 
     /// Resolves with another promise: settles when it settles (A+ 2.3.2).
     public func adopt(_ other: ReferencePromise<Value>) {
-        if claim() { follow(other) }
+        guard claim() else { return }
+        if flaw == .adoptingAnAdoptingPromiseNeverSettles {
+            adopted.withLock { $0 = { [weak other] in other.map { !$0.isSettled } ?? false } }
+        }
+        follow(other)
     }
 
     /// Resolves with a foreign promise-like `then` function (A+ 2.3.3): the first callback call wins, a throw after
@@ -155,6 +169,7 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
             settle(.failure(ReferencePromiseError.resolvedWithItself))
             return
         }
+        if flaw == .adoptingAnAdoptingPromiseNeverSettles, other.adoptsAPendingPromise { return }
         let flaw = flaw
         other.subscribe(
             Callback(queue: .global(), child: self, adopts: true) { result, child in
@@ -187,6 +202,19 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
                 return nil
             case .settled(let result):
                 if runsNowIfSettled { return result }
+                if flaw == .queuedThenInsideOwnHandlerLost, !callback.unqueued, !callback.adopts,
+                    RunningHandler.isRunning(of: self)
+                {
+                    return nil
+                }
+                if flaw == .queuedThenInsideOwnHandlerRunsInline, !callback.unqueued, !callback.adopts,
+                    RunningHandler.isRunning(of: self)
+                {
+                    return result
+                }
+                if flaw == .thenInsideOwnHandlerRunsTwice, callback.unqueued, RunningHandler.isRunning(of: self) {
+                    Self.dispatch(callback, result)
+                }
                 if flaw == .unqueuedHandlerAddedInsideRunsFirst, callback.unqueued,
                     RunningHandler.isRunningUnqueued(of: self)
                 {
@@ -201,6 +229,7 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
     }
 
     private static func dispatch(_ callback: Callback, _ result: Result<Value, any Error>) {
+        let result = callback.rejectsWith.map { .failure($0) } ?? result
         callback.queue.async { callback.run(result, callback.child) }
     }
 
@@ -213,11 +242,17 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
         _ onRejected: (@Sendable (any Error) throws -> Step<Value>)? = nil
     ) -> ReferencePromise<Value> {
         let derived = ReferencePromise<Value>(flaw: flaw, derivedFrom: self)
+        if flaw == .thenOnResolvingPromiseRejectedAsCycle, RunningHandler.isRunning(for: self) {
+            derived.reject(ReferencePromiseError.resolvedWithItself)
+            return derived
+        }
         let flaw = flaw
         let handling = RunningHandler(of: self, flawed: flaw != nil, unqueued: queue == nil)
+        let runsOn = queue ?? referenceDefaultQueue(flaw)
+        let slot = passThroughSlot
         subscribe(
             Callback(
-                queue: queue ?? referenceDefaultQueue(flaw), child: derived,
+                queue: runsOn, child: derived,
                 catchOnly: onFulfilled == nil && onRejected != nil, passesRejectionOn: onRejected == nil,
                 unqueued: queue == nil
             ) { result, child in
@@ -227,21 +262,27 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
                     switch result {
                     case .success(let value):
                         guard let onFulfilled else {
-                            derived.fulfill(value)  // no handler: pass the value on (A+ 2.2.7.3)
+                            // No handler: pass the value on (A+ 2.2.7.3).
+                            Self.passOn(.success(value), to: derived, slot: slot, on: runsOn)
                             return
                         }
-                        step = try handling.run { try onFulfilled(value) }
+                        let before = derived.callbackCount
+                        step = try handling.run(derived: derived) { try onFulfilled(value) }
+                        if flaw == .callbacksAddedDuringOwnHandlerLost { derived.forgetCallbacks(from: before) }
                         if flaw == .deepHandlerValueIgnored, derived.depth > 4, case .value = step {
                             step = .value(value)
                         }
                     case .failure(let error):
                         guard let onRejected else {
-                            derived.reject(
+                            let passed =
                                 flaw == .cancellationBecomesErrorPastThreeLinks && derived.depth > 3
-                                    && error is CancellationError ? ReferencePromiseError.cancelledUpstream : error)
+                                    && error is CancellationError ? ReferencePromiseError.cancelledUpstream : error
+                            Self.passOn(.failure(passed), to: derived, slot: slot, on: runsOn)
                             return
                         }
-                        step = try handling.run { try onRejected(error) }
+                        let before = derived.callbackCount
+                        step = try handling.run(derived: derived) { try onRejected(error) }
+                        if flaw == .callbacksAddedDuringOwnHandlerLost { derived.forgetCallbacks(from: before) }
                         if flaw == .deepRecoveryIgnored, derived.depth > 6, case .value = step { throw error }
                     }
                     switch step {
@@ -266,6 +307,56 @@ extension ReferencePromise {
         }
     }
 
+    /// Settles `derived`, a pass-through link's promise, with `result`: at once, or, for
+    /// ``SubtleFlaw/passThroughDeliveriesShareOneSlot`` when `derived` has more than one callback, through the one-entry
+    /// `slot` of the promise the link is on, emptied by a block on the link's `queue`.
+    private static func passOn(
+        _ result: Result<Value, any Error>, to derived: ReferencePromise, slot: DeliverySlot<Value>,
+        on queue: DispatchQueue
+    ) {
+        if let flaw = derived.flaw,
+            [.passThroughDeliveriesShareOneSlot, .passThroughDeliverySlotKeepsFirst].contains(flaw),
+            derived.callbackCount > 1
+        {
+            slot.put(derived, result, replacing: flaw == .passThroughDeliveriesShareOneSlot)
+            queue.async { slot.deliver() }
+            return
+        }
+        switch result {
+        case .success(let value): derived.fulfill(value)
+        case .failure(let error): derived.reject(error)
+        }
+    }
+
+    /// How many callbacks the promise holds while pending (0 once settled).
+    private var callbackCount: Int { callbackCountOrNil ?? 0 }
+
+    /// Drops the callbacks of a pending promise past the first `count` (``SubtleFlaw/callbacksAddedDuringOwnHandlerLost``
+    /// only: those registered while the handler whose `then` made the promise ran).
+    private func forgetCallbacks(from count: Int) {
+        state.withLock { state in
+            guard case .pending(var callbacks) = state, callbacks.count > count else { return }
+            state = .pending([])  // keeps `callbacks` uniquely referenced while removing
+            callbacks.removeSubrange(count...)
+            state = .pending(callbacks)
+        }
+    }
+
+    /// Whether the promise adopted another one that is still pending
+    /// (``SubtleFlaw/adoptingAnAdoptingPromiseNeverSettles`` only).
+    private var adoptsAPendingPromise: Bool { adopted.withLock { $0 }?() ?? false }
+
+    /// The number of callbacks while pending, nil once settled.
+    private var callbackCountOrNil: Int? {
+        state.withLock { state in
+            if case .pending(let callbacks) = state { return callbacks.count }
+            return nil
+        }
+    }
+
+    /// Whether the promise is settled already.
+    var isSettled: Bool { callbackCountOrNil == nil }
+
     /// Whether the promise is rejected already.
     var isRejected: Bool {
         state.withLock { state in
@@ -286,6 +377,20 @@ extension ReferencePromise {
         guard let flaw else { return callbacks }
         var callbacks = callbacks
         let error: (any Error)? = if case .failure(let error) = result { error } else { nil }
+        if flaw == .settleInsideQueuedHandlerSkipsUnqueuedHandlers, RunningHandler.isRunningQueued, callbacks.count > 1
+        {
+            callbacks.removeAll(where: \.unqueued)
+        }
+        if flaw == .adoptedRejectionReachesFirstAdopterOnly, error != nil,
+            let first = callbacks.firstIndex(where: \.adopts)
+        {
+            callbacks = callbacks.enumerated().filter { $0.offset <= first || !$0.element.adopts }.map(\.element)
+        }
+        if flaw == .rejectionThroughTwoAdoptionsLost, adopted, error != nil { callbacks.removeAll(where: \.adopts) }
+        if flaw == .adoptersPastTheSecondRejected {
+            let adopters = callbacks.indices.filter { callbacks[$0].adopts }
+            for index in adopters.dropFirst(2) { callbacks[index].rejectsWith = ReferencePromiseError.tooManyAdopters }
+        }
         if flaw == .rejectionRunsLateHandlersFirst, error != nil, callbacks.count > 4 {
             callbacks = Array(callbacks[4...] + callbacks[..<4])
         }
@@ -317,6 +422,32 @@ private let referenceDefaultQueues: [SubtleFlaw?: DispatchQueue] = Dictionary(
 
 /// The serial queue where reference promises with `flaw` run handlers registered with no queue.
 func referenceDefaultQueue(_ flaw: SubtleFlaw?) -> DispatchQueue { referenceDefaultQueues[flaw]! }
+
+/// A delivery slot that keeps one entry: a promise to settle and its result
+/// (``SubtleFlaw/passThroughDeliveriesShareOneSlot`` only).
+final class DeliverySlot<Value: Sendable>: Sendable {
+    private let entry = Locked<(promise: ReferencePromise<Value>, result: Result<Value, any Error>)?>(nil)
+
+    /// Puts `promise` and its result in the slot, replacing what it held, or only if it is empty.
+    func put(_ promise: ReferencePromise<Value>, _ result: Result<Value, any Error>, replacing: Bool) {
+        entry.withLock { entry in
+            if replacing || entry == nil { entry = (promise, result) }
+        }
+    }
+
+    /// Settles the promise the slot holds, if any, and empties it.
+    func deliver() {
+        let taken = entry.withLock { entry in
+            defer { entry = nil }
+            return entry
+        }
+        guard let (promise, result) = taken else { return }
+        switch result {
+        case .success(let value): promise.fulfill(value)
+        case .failure(let error): promise.reject(error)
+        }
+    }
+}
 
 /// A flag claimed by the first caller only.
 final class OnceFlag: Sendable {

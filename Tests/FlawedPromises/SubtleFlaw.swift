@@ -33,6 +33,25 @@ public enum SubtleFlaw: String, CaseIterable, Sendable, Codable {
     /// then rejected.
     case catchHandlersRunLast
 
+    // MARK: Handlers registered from inside a handler of the same promise
+
+    /// A `then` with a queue, called on a settled promise from inside one of that promise's handlers, is never run:
+    /// the promise is still delivering, and the new callback joins the list being delivered, which was already read.
+    /// Trigger: a handler with no queue registers a handler on a serial queue on its own (settled) promise.
+    case queuedThenInsideOwnHandlerLost
+    /// A `then` called on a settled promise from inside one of that promise's handlers runs twice: once dispatched at
+    /// once, and once more by the delivery still in progress.
+    /// Trigger: a handler on a serial queue registers a handler with no queue on its own (settled) promise.
+    case thenInsideOwnHandlerRunsTwice
+    /// A `then` with a queue, called on a settled promise from inside one of that promise's handlers, runs its handler
+    /// at once, inside the call ("already delivering this promise's value: no need to hop").
+    /// Trigger: a handler on a serial queue registers a handler on a serial queue on its own (settled) promise.
+    case queuedThenInsideOwnHandlerRunsInline
+    /// A `then` on the promise a running handler will resolve (its own `then`'s promise), called from inside that
+    /// handler, is taken for a cycle: the promise it returns is rejected at once.
+    /// Trigger: a handler registers a handler on the promise its own `then` returned.
+    case thenOnResolvingPromiseRejectedAsCycle
+
     // MARK: A handler dropped or run twice
 
     /// A rejection of a promise that has more than six pending handlers never runs the sixth (its slot is overwritten
@@ -43,6 +62,21 @@ public enum SubtleFlaw: String, CaseIterable, Sendable, Codable {
     /// two pending handlers runs its first handler twice.
     /// Trigger: a handler returns a pending promise x; three handlers on the derived promise; x settles.
     case adoptionRunsFirstHandlerTwice
+    /// A promise made by `then` forgets the callbacks registered on it while its own handler ran (a `then`, a
+    /// combinator made in the handler), once the handler returns: they never run.
+    /// Trigger: a handler registers a handler on the promise its own `then` returned; the handler returns a value.
+    case callbacksAddedDuringOwnHandlerLost
+    /// A pass-through link (no handler for the outcome) whose derived promise has more than one callback hands its
+    /// settlement to a delivery slot that keeps one entry: when two such links of one promise run before the slot is
+    /// emptied, the first one's derived promise never settles.
+    /// Trigger: two chains of two links off one pending promise, the first link of each passing its outcome on, with
+    /// no queue; the promise settles.
+    case passThroughDeliveriesShareOneSlot
+    /// As ``passThroughDeliveriesShareOneSlot``, but the slot keeps its first entry ("a delivery is scheduled
+    /// already"): when two such links of one promise run before the slot is emptied, the second one's derived promise
+    /// never settles.
+    /// Trigger: as ``passThroughDeliveriesShareOneSlot``'s.
+    case passThroughDeliverySlotKeepsFirst
 
     // MARK: Handlers run inside the call that triggered them (A+ 2.2.4)
 
@@ -50,6 +84,10 @@ public enum SubtleFlaw: String, CaseIterable, Sendable, Codable {
     /// ("already inside a handler: no need to hop").
     /// Trigger: a handler of one promise fulfils another pending promise that has a handler.
     case settleInsideHandlerRunsInline
+    /// `fulfill` or `reject` called from inside a handler on a serial queue never runs the settled promise's handlers
+    /// that have no queue ("the default queue is drained after this handler anyway").
+    /// Trigger: a handler on a serial queue fulfils another pending promise that has a handler with no queue.
+    case settleInsideQueuedHandlerSkipsUnqueuedHandlers
     /// `then` on an already-settled promise, called from inside a handler of another promise, runs the new handler
     /// before it returns (the same-promise case, which the fixed clauses check, is spared).
     /// Trigger: a handler of one promise calls `then` on another promise that is already settled.
@@ -75,6 +113,22 @@ public enum SubtleFlaw: String, CaseIterable, Sendable, Codable {
     /// A pending promise adopted by more than two promises forgets every adopter after the second: they never settle.
     /// Trigger: three handlers (of other promises) each return the same pending promise x; x settles.
     case thirdAdopterForgotten
+    /// A pending promise adopted by more than two promises rejects its third and later adopters when it settles (two
+    /// adopter slots; the overflow is answered with an error).
+    /// Trigger: three handlers (of a settled promise) each return the same pending promise x; x fulfils.
+    case adoptersPastTheSecondRejected
+    /// A pending promise adopted by two promises or more that rejects rejects only its first adopter: the others stay
+    /// pending (the rejection path walks the adopters with `first` instead of a loop).
+    /// Trigger: two handlers (of a settled promise) each return the same pending promise x; x rejects.
+    case adoptedRejectionReachesFirstAdopterOnly
+    /// Adopting a promise that itself adopted another one still pending does nothing: "it is resolved already", so the
+    /// adopter never subscribes and never settles.
+    /// Trigger: one handler returns a pending promise x; a second handler returns the first one's promise; x settles.
+    case adoptingAnAdoptingPromiseNeverSettles
+    /// A promise settled by adoption passes a rejection on to its own adopters only if it was rejected directly: a
+    /// rejection that reaches it through the promise it adopted stops there (its adopters stay pending).
+    /// Trigger: one handler returns a pending promise x; a second returns the first one's promise; x rejects.
+    case rejectionThroughTwoAdoptionsLost
 
     // MARK: Thenables
 
@@ -91,6 +145,10 @@ public enum SubtleFlaw: String, CaseIterable, Sendable, Codable {
     /// `all` counts a repeated input once: it fulfils with one value per distinct input (a shorter array).
     /// Trigger: `all` of the same promise twice, which fulfils.
     case allDropsRepeatedInputs
+    /// `all` counts each input already settled when it is called twice: with settled and pending inputs it completes
+    /// before the last pending one fulfils, with too few values.
+    /// Trigger: `all` of a fulfilled promise and two pending ones; one of them fulfils.
+    case allCountsSettledInputsTwice
 
     // MARK: race
 
@@ -105,6 +163,10 @@ public enum SubtleFlaw: String, CaseIterable, Sendable, Codable {
     /// in input order.
     /// Trigger: `race` of a fulfilled promise and a rejected one.
     case raceTakesTheLastSettledInput
+    /// `race` of settled and pending inputs registers on the pending ones only ("the settled ones lost already"): it
+    /// settles like the first pending input to settle, not like the first settled one.
+    /// Trigger: `race` of a fulfilled promise and a pending one, which later fulfils with another value.
+    case raceIgnoresSettledInputsBesidePendingOnes
 
     // MARK: any
 
@@ -119,6 +181,18 @@ public enum SubtleFlaw: String, CaseIterable, Sendable, Codable {
     /// in input order.
     /// Trigger: `any` of two fulfilled promises with different values.
     case anyTakesTheLastFulfilledInput
+
+    // MARK: Combinators made inside a handler
+
+    /// A combinator made from inside a handler over the promise that handler's `then` returned is taken for a
+    /// dependency on itself (it waits on a promise that waits on the running handler): `race` and `any` reject at
+    /// once, `all` completes with an error.
+    /// Trigger: a handler makes a `race` of its own promise, and returns a value.
+    case combinatorOverRunningHandlersPromiseRejected
+    /// A combinator made from inside a handler, some of whose inputs are settled already, registers only on those
+    /// ("the others settle after this delivery"), and never hears the others.
+    /// Trigger: a handler makes an `any` of a rejected promise and of its own promise, and returns a value.
+    case combinatorInHandlerSkipsPendingInputs
 
     // MARK: Cancellation
 
@@ -154,6 +228,7 @@ struct RunningHandler: Sendable {
     private static let key = "ReferencePromise.runningHandlerOf"
     private static let unqueuedKey = "ReferencePromise.runningUnqueuedHandlerOf"
     private static let afterKey = "ReferencePromise.callbacksAfterHandler"
+    private static let derivedKey = "ReferencePromise.runningHandlerFor"
     /// The promise whose handler ``run(_:)`` marks, or nil not to mark anything (the correct reference).
     private let promise: UInt?
     /// Whether the handler was registered with no queue.
@@ -164,17 +239,20 @@ struct RunningHandler: Sendable {
         self.unqueued = unqueued
     }
 
-    /// Runs a handler, marking the thread as running a handler of the promise meanwhile.
-    func run<T>(_ handler: () throws -> T) rethrows -> T {
+    /// Runs a handler, marking the thread as running a handler of the promise meanwhile, whose `then` made `derived`.
+    func run<T>(derived: AnyObject, _ handler: () throws -> T) rethrows -> T {
         guard let promise else { return try handler() }
         let thread = Thread.current.threadDictionary
         let outer = thread[Self.key]
         let outerUnqueued = thread[Self.unqueuedKey]
+        let outerDerived = thread[Self.derivedKey]
         thread[Self.key] = promise
         thread[Self.unqueuedKey] = unqueued ? promise : nil
+        thread[Self.derivedKey] = Self.id(derived)
         defer {
             thread[Self.key] = outer
             thread[Self.unqueuedKey] = outerUnqueued
+            thread[Self.derivedKey] = outerDerived
             if outer == nil, let waiting = thread[Self.afterKey] as? CallbacksAfterHandler {
                 thread[Self.afterKey] = nil
                 for callback in waiting.callbacks { callback() }
@@ -198,8 +276,26 @@ struct RunningHandler: Sendable {
         thread[afterKey] = waiting
     }
 
+    /// Whether the current thread is running a handler of a flawed promise registered with a queue.
+    static var isRunningQueued: Bool {
+        let thread = Thread.current.threadDictionary
+        return thread[key] != nil && thread[unqueuedKey] == nil
+    }
+
     /// Whether the current thread is running a handler of a flawed promise.
     static var isRunning: Bool { Thread.current.threadDictionary[key] != nil }
+
+    /// Whether the current thread is running a handler of `promise` (a flawed one).
+    static func isRunning(of promise: AnyObject) -> Bool {
+        Thread.current.threadDictionary[key] as? UInt == id(promise)
+    }
+
+    /// Whether the current thread is running the handler whose `then` made `promise` (a flawed one).
+    static func isRunning(for promise: AnyObject) -> Bool {
+        Thread.current.threadDictionary[derivedKey] as? UInt == id(promise)
+    }
+
+    private static func id(_ object: AnyObject) -> UInt { UInt(bitPattern: ObjectIdentifier(object).hashValue) }
 
     /// Whether the current thread is running a handler of a flawed promise other than `promise`.
     static func isRunning(otherThan promise: AnyObject) -> Bool {
@@ -223,6 +319,117 @@ final class DistinctCounter: Sendable {
         seen.withLock { seen in
             seen.insert(object)
             return seen.count
+        }
+    }
+}
+
+extension SubtleFlaw {
+    /// The flaw's trigger as a generated program (`Conformance.replay` runs it): the smallest program we know that the
+    /// flaw makes go wrong, and the correct reference runs as the model requires. The relations between steps it has
+    /// (the coverage table's) are the relations the flaw needs.
+    public var trigger: String {
+        func handlers(_ count: Int, on source: String, from first: Int, _ make: (Int) -> String) -> String {
+            (0..<count).map { "p\(first + $0) = then \(source) \(make(first + $0))" }.joined(separator: "; ")
+        }
+        func chain(_ count: Int, from root: Int, _ link: String) -> String {
+            (1...count).map {
+                "p\(root + $0) = then p\(root + $0 - 1) \(link.replacingOccurrences(of: "V", with: "v\($0)"))"
+            }
+            .joined(separator: "; ")
+        }
+        switch self {
+        case .rejectionRunsLateHandlersFirst:
+            return "p0 = pending; " + handlers(5, on: "p0", from: 1) { "q1 _ ( -> v\($0) )" } + "; reject p0 e1"
+        case .unqueuedHandlersPastSecondRunLastFirst:
+            return "p0 = pending; " + handlers(3, on: "p0", from: 1) { "- ( -> v\($0) ) _" } + "; fulfil p0 v9"
+        case .unqueuedHandlerAddedInsideRunsFirst:
+            return "p0 = pending; p1 = then p0 - ( p3 = then p0 - ( -> v4 ) _ -> v1 ) _; p2 = then p0 - ( -> v2 ) _; "
+                + "fulfil p0 v3"
+        case .catchHandlersRunLast:
+            return "p0 = pending; p1 = then p0 q1 _ ( -> v1 ); p2 = then p0 q1 ( -> v2 ) ( -> v3 ); reject p0 e1"
+        case .queuedThenInsideOwnHandlerLost:
+            return "p0 = pending; p1 = then p0 - ( p2 = then p0 q1 ( -> v1 ) _ -> v2 ) _; fulfil p0 v3"
+        case .thenInsideOwnHandlerRunsTwice:
+            return "p0 = pending; p1 = then p0 q1 ( p2 = then p0 - ( -> v1 ) _ -> v2 ) _; fulfil p0 v3"
+        case .queuedThenInsideOwnHandlerRunsInline:
+            return "p0 = pending; p1 = then p0 q1 ( p2 = then p0 q1 ( -> v1 ) _ -> v2 ) _; fulfil p0 v3"
+        case .thenOnResolvingPromiseRejectedAsCycle:
+            return "p0 = pending; p1 = then p0 q2 ( p2 = then p1 q1 ( -> v1 ) _ -> v2 ) _; fulfil p0 v3"
+        case .rejectionDropsSixthHandler:
+            return "p0 = pending; " + handlers(7, on: "p0", from: 1) { "q1 _ ( -> v\($0) )" } + "; reject p0 e1"
+        case .adoptionRunsFirstHandlerTwice:
+            return "p0 = pending; p1 = pending; p2 = then p0 - ( -> adopt p1 ) _; "
+                + handlers(3, on: "p2", from: 3) { "q1 ( -> v\($0) ) _" } + "; fulfil p0 v7; fulfil p1 v8"
+        case .callbacksAddedDuringOwnHandlerLost:
+            return "p0 = pending; p1 = then p0 - ( p2 = then p1 q1 ( -> v1 ) _ -> v2 ) _; fulfil p0 v3"
+        case .passThroughDeliveriesShareOneSlot, .passThroughDeliverySlotKeepsFirst:
+            return "p0 = pending; p1 = then p0 - _ ( -> v1 ); p2 = then p1 q1 ( -> v2 ) _; p3 = then p0 - _ ( -> v3 ); "
+                + "p4 = then p3 q1 ( -> v4 ) _; fulfil p0 v5"
+        case .settleInsideHandlerRunsInline:
+            return "p0 = pending; p1 = pending; p2 = then p1 q1 ( -> v1 ) _; p3 = then p0 - ( fulfil p1 v2 -> v3 ) _; "
+                + "fulfil p0 v4"
+        case .settleInsideQueuedHandlerSkipsUnqueuedHandlers:
+            return "p0 = pending; p1 = pending; p2 = then p1 - ( -> v1 ) _; p3 = then p0 q1 ( fulfil p1 v2 -> v3 ) _; "
+                + "fulfil p0 v4"
+        case .thenInsideOtherHandlerRunsInline:
+            return
+                "p0 = fulfilled v1; p1 = pending; p2 = then p1 - ( p3 = then p0 q1 ( -> v2 ) _ -> v3 ) _; fulfil p1 v4"
+        case .deepHandlerValueIgnored:
+            return "p0 = pending; " + chain(5, from: 0, "- ( -> V ) _") + "; fulfil p0 v9"
+        case .deepRecoveryIgnored:
+            return "p0 = rejected e1; " + chain(6, from: 0, "- ( -> V ) _") + "; p7 = then p6 - _ ( -> v9 )"
+        case .siblingAdoptionRejectedAsCycle:
+            return "p0 = pending; p1 = then p0 - ( -> adopt p2 ) _; p2 = then p0 - ( -> v1 ) _; fulfil p0 v2"
+        case .thirdAdopterForgotten:
+            return "p0 = pending; p1 = fulfilled v1; " + handlers(3, on: "p1", from: 2) { _ in "- ( -> adopt p0 ) _" }
+                + "; fulfil p0 v2"
+        case .adoptedRejectionReachesFirstAdopterOnly:
+            return "p0 = pending; p1 = fulfilled v1; " + handlers(2, on: "p1", from: 2) { _ in "- ( -> adopt p0 ) _" }
+                + "; reject p0 e1"
+        case .adoptersPastTheSecondRejected:
+            return "p0 = pending; p1 = fulfilled v1; " + handlers(3, on: "p1", from: 2) { _ in "q1 ( -> adopt p0 ) _" }
+                + "; fulfil p0 v2"
+        case .adoptingAnAdoptingPromiseNeverSettles:
+            return "p0 = pending; p1 = pending; p2 = then p1 - ( -> adopt p0 ) _; p3 = then p1 - ( -> adopt p2 ) _; "
+                + "fulfil p1 v1; fulfil p0 v2"
+        case .rejectionThroughTwoAdoptionsLost:
+            return "p0 = pending; p1 = pending; p2 = then p1 - ( -> adopt p0 ) _; p3 = then p1 - ( -> adopt p2 ) _; "
+                + "fulfil p1 v1; reject p0 e1"
+        case .deepThenableRejectionLost:
+            return "p0 = thenable 4 e1"
+        case .allCompletesAgainOnLaterRejection:
+            return "p0 = pending; p1 = pending; p2 = pending; p3 = pending; p4 = all p0 p1 p2 p3; reject p0 e1; "
+                + "reject p1 e2"
+        case .allDropsRepeatedInputs:
+            return "p0 = pending; p1 = all p0 p0; fulfil p0 v1"
+        case .allCountsSettledInputsTwice:
+            return "p0 = fulfilled v1; p1 = pending; p2 = pending; p3 = all p0 p1 p2; fulfil p1 v2"
+        case .raceSkipsAlreadyRejectedInputs:
+            return "p0 = rejected e1; p1 = pending; p2 = race p0 p1; fulfil p1 v1"
+        case .raceIgnoresRejectionsPastThirdInput:
+            return "p0 = pending; p1 = pending; p2 = pending; p3 = pending; p4 = race p0 p1 p2 p3; reject p3 e1"
+        case .raceTakesTheLastSettledInput:
+            return "p0 = fulfilled v1; p1 = rejected e1; p2 = race p0 p1"
+        case .raceIgnoresSettledInputsBesidePendingOnes:
+            return "p0 = fulfilled v1; p1 = pending; p2 = race p0 p1; fulfil p1 v2"
+        case .anyCountsRepeatedInputOnce:
+            return "p0 = pending; p1 = any p0 p0; reject p0 e1"
+        case .anyOfNothingStaysPending:
+            return "p0 = any"
+        case .anyTakesTheLastFulfilledInput:
+            return "p0 = fulfilled v1; p1 = fulfilled v2; p2 = any p0 p1"
+        case .combinatorOverRunningHandlersPromiseRejected:
+            return "p0 = pending; p1 = then p0 - ( p2 = race p1 -> v1 ) _; fulfil p0 v2"
+        case .combinatorInHandlerSkipsPendingInputs:
+            return "p0 = pending; p1 = rejected e1; p2 = then p0 - ( p3 = any p1 p2 -> v1 ) _; fulfil p0 v2"
+        case .cancellationBecomesErrorPastThreeLinks:
+            return "p0 = cancellable; " + chain(4, from: 0, "- ( -> V ) _") + "; cancel p0"
+        case .cancellationSkipsPassThroughPastThree:
+            return "p0 = cancellable; " + handlers(4, on: "p0", from: 1) { "- ( -> v\($0) ) _" } + "; cancel p0"
+        case .rejectedAdoptionLeaks:
+            return "p0 = pending; p1 = fulfilled v1; p2 = then p1 - ( -> adopt p0 ) _; reject p0 e1"
+        case .wideFanOutLeaks:
+            return "p0 = pending; " + handlers(5, on: "p0", from: 1) { "- ( -> v\($0) ) _" }
         }
     }
 }

@@ -60,6 +60,8 @@ struct ProgramGenerator: Sendable {
         var hubQueue: Int?
         /// The promise handlers last adopted, which others tend to adopt too (several adopters of one promise).
         var adopted: Int?
+        /// The promises made settled (`fulfilled`, `rejected`): their handlers run in the step that registers them.
+        var settledSources: [Int] = []
 
         init(family: Family, capabilities: Capabilities) {
             self.family = family
@@ -87,6 +89,7 @@ struct ProgramGenerator: Sendable {
 
         mutating func addStep(_ random: inout SplitMix) {
             let canCancel = capabilities.contains(.cancellation)
+            let pendingLeft = settleable.contains { unsettled.contains($0.node) }
             var weights: [(String, Int)] = [
                 ("pending", promises.isEmpty ? 40 : 10), ("settled", 6), ("then", promises.isEmpty ? 0 : 26),
                 ("chain", tip == nil ? 0 : 22), ("long chain", promises.isEmpty ? 0 : 6), ("fan", hub == nil ? 0 : 34),
@@ -95,13 +98,16 @@ struct ProgramGenerator: Sendable {
             switch family {
             case .then: break
             case .resolution:
-                weights += [("thenable", capabilities.contains(.assimilation) ? 8 : 0)]
+                weights += [
+                    ("thenable", capabilities.contains(.assimilation) ? 8 : 0), ("adopters", pendingLeft ? 8 : 0),
+                ]
             case .combinators:
                 weights += [("combinator", combinators.isEmpty || promises.isEmpty ? 0 : 22), ("pending", 12)]
             case .cancellation:
                 weights += [("cancellable", canCancel ? 14 : 0)]
             }
             if family != .combinators, !combinators.isEmpty, !promises.isEmpty { weights.append(("combinator", 4)) }
+            if family != .resolution, pendingLeft { weights.append(("adopters", 2)) }
             if family != .cancellation, canCancel { weights.append(("cancellable", 2)) }
             if family != .resolution, capabilities.contains(.assimilation) { weights.append(("thenable", 2)) }
             switch pick(weights, &random) {
@@ -111,6 +117,7 @@ struct ProgramGenerator: Sendable {
                 let made = node()
                 steps.append(.make(made, random.chance(60) ? .fulfilled(value()) : .rejected(error())))
                 promises.append(made)
+                settledSources.append(made)
             case "thenable":
                 let made = node()
                 steps.append(.make(made, .thenable(thenable(&random))))
@@ -120,6 +127,7 @@ struct ProgramGenerator: Sendable {
             case "long chain": addLongChain(&random)
             case "fan": addThen(on: hub!, &random, queue: random.chance(70) ? hubQueue : nil)
             case "settle": settle(&random)
+            case "adopters": addAdopters(&random)
             default: addCombinator(&random)
             }
         }
@@ -213,6 +221,38 @@ struct ProgramGenerator: Sendable {
             return Program.Reaction(effects: effects, result: result)
         }
 
+        /// Three or four handlers that adopt one pending promise, each on a promise settled already, so that all of
+        /// them run (and adopt it) before it settles: several adopters waiting on one promise at once. Most often the
+        /// promise then settles at once.
+        mutating func addAdopters(_ random: inout SplitMix) {
+            let pending = settleable.filter { unsettled.contains($0.node) }
+            guard !pending.isEmpty else { return }
+            let target = random.pick(pending)
+            adopted = target.node
+            for _ in 0..<(3 + random.below(2)) {
+                // Each on a settled promise of its own, or all on one: the adopters run from one settlement or several.
+                if settledSources.isEmpty || random.chance(40) {
+                    let made = node()
+                    let fulfilled = random.chance(70)
+                    steps.append(.make(made, fulfilled ? .fulfilled(value()) : .rejected(error())))
+                    promises.append(made)
+                    settledSources.append(made)
+                }
+                let made = node()
+                let adopts = Program.Reaction(effects: [], result: .adopt(target.node))
+                let queue: Int? = random.chance(40) ? nil : 1 + random.below(2)
+                steps.append(
+                    .make(
+                        made,
+                        .then(
+                            source: random.pick(settledSources), queue: queue, onFulfilled: adopts, onRejected: adopts)
+                    ))
+                promises.append(made)
+                tip = made
+            }
+            if random.chance(70) { steps.append(settlement(of: target, &random)) }
+        }
+
         /// A promise for a handler to adopt: often the one handlers adopted last, so that one promise gets several
         /// adopters; otherwise any promise of the program, most often a pending one.
         mutating func adoptTarget(_ random: inout SplitMix) -> Int {
@@ -225,6 +265,9 @@ struct ProgramGenerator: Sendable {
 
         /// A step a handler runs: a `then` on a promise of the program, or settling one no other handler settles.
         mutating func effect(_ made: Int, _ random: inout SplitMix, nested: Int) -> Program.Step {
+            if !combinators.isEmpty, random.chance(family == .combinators ? 30 : 4) {
+                return combinatorInHandler(made, &random)
+            }
             let free = settleable.filter { !settledByHandler.contains($0.node) }
             if !free.isEmpty, random.chance(45) {
                 let target = random.pick(free)
@@ -239,6 +282,24 @@ struct ProgramGenerator: Sendable {
             }
             let inner = node()
             return .make(inner, then(inner, on: source, &random, nested: nested + 1))
+        }
+
+        /// A combinator a handler makes, over inputs that settle before it (the promise whose handler runs, or one
+        /// of the program's), during its step (the handler's own promise, which settles once the handler returns), or
+        /// later.
+        mutating func combinatorInHandler(_ made: Int, _ random: inout SplitMix) -> Program.Step {
+            var inputs = random.chance(70) ? [made] : []
+            for _ in 0..<(random.below(3) + (inputs.isEmpty ? 1 : 0)) where !promises.isEmpty {
+                inputs.insert(random.pick(promises), at: random.below(inputs.count + 1))
+            }
+            var kinds = combinators
+            if inputs.isEmpty { kinds.removeAll { $0 == "race" } }
+            let inner = node()
+            switch kinds.isEmpty ? "all" : random.pick(kinds) {
+            case "race": return .make(inner, .race(inputs))
+            case "any": return .make(inner, .any(inputs))
+            default: return .make(inner, .all(inputs))
+            }
         }
 
         mutating func settlement(of target: (node: Int, cancellable: Bool), _ random: inout SplitMix) -> Program.Step {
@@ -267,7 +328,11 @@ struct ProgramGenerator: Sendable {
             let pending = settleable.map(\.node).filter(unsettled.contains)
             // Often every input is still pending: which settles first is then up to the steps that follow.
             let pendingShare = pending.count >= 2 && random.chance(40) ? 100 : 60
-            for _ in 0..<count {
+            // Sometimes one input is a promise made settled: a mixture of settled and pending inputs.
+            if count > 1, pendingShare < 100, !settledSources.isEmpty, random.chance(50) {
+                inputs.append(random.pick(settledSources))
+            }
+            for _ in inputs.count..<count {
                 let input =
                     !inputs.isEmpty && random.chance(20)
                     ? random.pick(inputs)

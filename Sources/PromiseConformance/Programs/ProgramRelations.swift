@@ -23,6 +23,7 @@ enum ProgramRelations {
         "combinator over inputs settled before it",
         "combinator over inputs settled after it",
         "combinator over settled and pending inputs",
+        "combinator over inputs settled during its step",
     ]
 
     /// Adds the relations of `program` to `counts`.
@@ -106,7 +107,18 @@ enum ProgramRelations {
                         if adopters[adopted] == 3 { add("one promise adopted by three handlers") }
                         if thens[adopted]?.adopts == true { add("adopts a promise that adopts") }
                     }
-                    for effect in reaction.effects { visit(effect, at: index, handlerOf: (node, source)) }
+                    for (position, effect) in reaction.effects.enumerated() {
+                        if case .make(_, let inner) = effect, let inputs = inner.combinatorInputs {
+                            // Settled once the handler returns, or by a later effect of it: during the step, after
+                            // the combinator was made.
+                            var during = Set(reaction.effects[(position + 1)...].compactMap(\.settled))
+                            if reaction.settlesItsPromise { during.insert(node) }
+                            if inputs.contains(where: during.contains) {
+                                add("combinator over inputs settled during its step")
+                            }
+                        }
+                        visit(effect, at: index, handlerOf: (node, source))
+                    }
                 }
             }
         }
@@ -141,6 +153,37 @@ enum ProgramRelations {
                     add("combinator over settled and pending inputs")
                 }
             }
+        }
+    }
+}
+
+extension Program.Make {
+    /// A combinator's inputs (nil for any other make).
+    fileprivate var combinatorInputs: [Int]? {
+        switch self {
+        case .all(let inputs), .race(let inputs), .any(let inputs): inputs
+        default: nil
+        }
+    }
+}
+
+extension Program.Step {
+    /// The promise a settlement step settles (nil for a make).
+    fileprivate var settled: Int? {
+        switch self {
+        case .fulfil(let node, _), .reject(let node, _), .cancel(let node): node
+        case .make: nil
+        }
+    }
+}
+
+extension Program.Reaction {
+    /// Whether the handler's own promise settles as soon as it returns: it returns a value, throws, or returns that
+    /// promise itself (a rejection, A+ 2.3.1).
+    fileprivate var settlesItsPromise: Bool {
+        switch result {
+        case .value, .throwing, .adoptSelf: true
+        case .adopt, .thenable: false
         }
     }
 }

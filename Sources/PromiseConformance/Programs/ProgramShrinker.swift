@@ -1,8 +1,10 @@
 // ProgramShrinker.swift: making a failing program as small as it can be while it still fails the same way.
 //
 // Each candidate is the program with one thing made simpler: a step dropped (with everything that uses what it
-// made), a handler's step dropped, a handler's result made a plain value, a handler made `_`, a thenable made
-// shallower or quieter, an input of a combinator dropped. The first candidate that still breaks the same rule is
+// made), a link taken out of a chain, a handler's step dropped or made a step of the program (after the step that
+// registers the handler, or at the end), a pending promise made settled as its first settlement says, a handler's
+// result made a plain value, a handler made `_`, a thenable made shallower or quieter, an input of a combinator
+// dropped. The first candidate that still breaks the same rule is
 // kept, and the search starts again from it, until no candidate fails or the time is up. Then the promises, values
 // and errors are numbered again from the start.
 
@@ -67,15 +69,20 @@ enum ProgramShrinker {
                             onRejected: fulfilled ? onRejected : rest))
                     steps.insert(effect, at: index + 1)
                     found.append(Program(steps))
+                    // Or at the end: a settlement the handler made after later steps registered more handlers.
+                    steps.remove(at: index + 1)
+                    steps.append(effect)
+                    found.append(Program(steps))
                 }
             }
         }
-        // A pending promise settled by a later step made settled instead.
+        // A pending (or cancellable) promise settled by a later step made settled instead; a cancelled one made
+        // rejected with an error of its own.
         for (index, step) in program.steps.enumerated() {
-            guard case .make(let node, .pending) = step,
+            guard case .make(let node, let make) = step, make == .pending || make == .cancellable,
                 let settling = program.steps.firstIndex(where: {
                     switch $0 {
-                    case .fulfil(node, _), .reject(node, _): true
+                    case .fulfil(node, _), .reject(node, _), .cancel(node): true
                     default: false
                     }
                 })
@@ -84,6 +91,7 @@ enum ProgramShrinker {
             switch steps[settling] {
             case .fulfil(_, let value): steps[index] = .make(node, .fulfilled(value))
             case .reject(_, let error): steps[index] = .make(node, .rejected(error))
+            case .cancel: steps[index] = .make(node, .rejected(program.unusedError))
             default: continue
             }
             steps.remove(at: settling)
@@ -350,5 +358,41 @@ extension Program {
             return Reaction(effects: effects, result: result)
         }
         return Program(steps.map(step))
+    }
+}
+
+extension Program {
+    /// An error number no step of the program uses.
+    fileprivate var unusedError: Int {
+        var largest = 0
+        func visit(_ steps: [Step]) {
+            for step in steps {
+                switch step {
+                case .reject(_, let error): largest = Swift.max(largest, error)
+                case .make(_, .rejected(let error)): largest = Swift.max(largest, error)
+                case .make(_, .thenable(let spec)): largest = Swift.max(largest, spec.endingError)
+                case .make(_, .then(_, _, let onFulfilled, let onRejected)):
+                    for reaction in [onFulfilled, onRejected].compactMap({ $0 }) {
+                        visit(reaction.effects)
+                        switch reaction.result {
+                        case .throwing(let error): largest = Swift.max(largest, error)
+                        case .thenable(let spec): largest = Swift.max(largest, spec.endingError)
+                        default: break
+                        }
+                    }
+                default: break
+                }
+            }
+        }
+        visit(steps)
+        return largest + 1
+    }
+}
+
+extension Program.ThenableSpec {
+    /// The error its last level rejects with, or 0.
+    fileprivate var endingError: Int {
+        if case .reject(let error) = ending { return error }
+        return 0
     }
 }
