@@ -14,15 +14,18 @@ import Testing
             "p0 = pending; p1 = then p0 - _ _; fulfil p0 v1; p2 = then p0 q1 _ _"
         ),
         (
-            "two pass-through chains off one promise",
+            "two pass-through chains off one promise, settled after them",
             "p0 = pending; p1 = then p0 - _ ( -> v1 ); p2 = then p1 - _ _; p3 = then p0 q1 ( -> v2 ) _; "
-                + "p4 = then p3 - _ _",
-            "p0 = pending; p1 = then p0 - _ ( -> v1 ); p2 = then p1 - _ _; p3 = then p0 q1 ( -> v2 ) _"
+                + "p4 = then p3 - _ _; fulfil p0 v3",
+            "p0 = pending; p1 = then p0 - _ ( -> v1 ); p2 = then p1 - _ _; p3 = then p0 q1 ( -> v2 ) _; "
+                + "fulfil p0 v3; p4 = then p3 - _ _"
         ),
         (
-            "adopts a promise that adopts",
-            "p0 = pending; p1 = then p0 - ( -> adopt p0 ) _; p2 = then p0 - ( -> adopt p1 ) _",
-            "p0 = pending; p1 = then p0 - ( -> v1 ) _; p2 = then p0 - ( -> adopt p1 ) _"
+            "adopts a promise still adopting another",
+            "p0 = pending; p1 = fulfilled v1; p2 = then p1 - ( -> adopt p0 ) _; p3 = then p1 q1 ( -> adopt p2 ) _; "
+                + "fulfil p0 v2",
+            "p0 = pending; p1 = fulfilled v1; p2 = then p1 - ( -> adopt p0 ) _; fulfil p0 v2; "
+                + "p3 = then p1 q1 ( -> adopt p2 ) _"
         ),
         (
             "one promise adopted by two handlers",

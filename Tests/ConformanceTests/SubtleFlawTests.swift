@@ -102,12 +102,12 @@ private typealias Promise = ReferencePromise<Sentinel>
         // The flaws added with the relations between steps (issue 43) are shown by their trigger program, run by the
         // suite's driver: the model says what the correct reference does (and the test below checks that it does).
         case .queuedThenInsideOwnHandlerLost, .thenInsideOwnHandlerRunsTwice, .callbacksAddedDuringOwnHandlerLost,
-            .passThroughDeliveriesShareOneSlot, .settleInsideQueuedHandlerSkipsUnqueuedHandlers,
+            .passThroughDeliveryBufferOverwritesPastTwo, .settleInsideQueuedHandlerSkipsUnqueuedHandlers,
             .adoptedRejectionReachesFirstAdopterOnly, .adoptingAnAdoptingPromiseNeverSettles,
             .rejectionThroughTwoAdoptionsLost, .allCountsSettledInputsTwice, .raceIgnoresSettledInputsBesidePendingOnes,
             .combinatorOverRunningHandlersPromiseRejected, .queuedThenInsideOwnHandlerRunsInline,
-            .thenOnResolvingPromiseRejectedAsCycle, .passThroughDeliverySlotKeepsFirst, .adoptersPastTheSecondRejected,
-            .combinatorInHandlerSkipsPendingInputs:
+            .thenOnResolvingPromiseRejectedAsCycle, .passThroughDeliveryBufferDropsPastTwo,
+            .adoptersPastTheSecondRejected, .combinatorInHandlerSkipsPendingInputs:
             return triggerGoesWrong(program, in: flaw)
         }
     }

@@ -66,12 +66,13 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
     private let resolved = Locked(false)
     /// What a leaking flaw makes the promise hold on to (nothing, for the correct reference).
     private let leak = Locked<SubtleFlawLeak?>(nil)
-    /// Whether the promise this one adopted is still pending (``SubtleFlaw/adoptingAnAdoptingPromiseNeverSettles``
-    /// only).
+    /// Whether the promise this one adopted (returned by a handler) is still pending
+    /// (``SubtleFlaw/adoptingAnAdoptingPromiseNeverSettles`` and ``SubtleFlaw/rejectionThroughTwoAdoptionsLost`` only).
     private let adopted = Locked<(@Sendable () -> Bool)?>(nil)
-    /// The one entry of the delivery slot that pass-through links of this promise hand their derived promise's
-    /// settlement to (``SubtleFlaw/passThroughDeliveriesShareOneSlot`` only).
-    private let passThroughSlot = DeliverySlot<Value>()
+    /// The delivery buffer that pass-through links of this promise hand their derived promise's settlement to
+    /// (``SubtleFlaw/passThroughDeliveryBufferOverwritesPastTwo`` and ``SubtleFlaw/passThroughDeliveryBufferDropsPastTwo``
+    /// only).
+    private let passThroughBuffer = DeliveryBuffer<Value>()
 
     /// A pending promise with `flaw` (nil: the correct reference).
     public init(flaw: SubtleFlaw? = nil) {
@@ -123,7 +124,7 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
     /// Resolves with another promise: settles when it settles (A+ 2.3.2).
     public func adopt(_ other: ReferencePromise<Value>) {
         guard claim() else { return }
-        if flaw == .adoptingAnAdoptingPromiseNeverSettles {
+        if flaw == .adoptingAnAdoptingPromiseNeverSettles || flaw == .rejectionThroughTwoAdoptionsLost {
             adopted.withLock { $0 = { [weak other] in other.map { !$0.isSettled } ?? false } }
         }
         follow(other)
@@ -195,6 +196,7 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
             switch state {
             case .pending(var callbacks):
                 if flaw == .thirdAdopterForgotten, callback.adopts, callbacks.count(where: \.adopts) >= 2 { return nil }
+                if flaw == .callbacksAddedDuringOwnHandlerLost, RunningHandler.isRunning(for: self) { return nil }
                 state = .pending([])  // keeps `callbacks` uniquely referenced while appending
                 callbacks.append(callback)
                 if flaw == .wideFanOutLeaks, callbacks.count == 5 { holdOn(to: self) }
@@ -249,7 +251,7 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
         let flaw = flaw
         let handling = RunningHandler(of: self, flawed: flaw != nil, unqueued: queue == nil)
         let runsOn = queue ?? referenceDefaultQueue(flaw)
-        let slot = passThroughSlot
+        let buffer = passThroughBuffer
         subscribe(
             Callback(
                 queue: runsOn, child: derived,
@@ -263,12 +265,10 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
                     case .success(let value):
                         guard let onFulfilled else {
                             // No handler: pass the value on (A+ 2.2.7.3).
-                            Self.passOn(.success(value), to: derived, slot: slot, on: runsOn)
+                            Self.passOn(.success(value), to: derived, buffer: buffer, on: runsOn)
                             return
                         }
-                        let before = derived.callbackCount
                         step = try handling.run(derived: derived) { try onFulfilled(value) }
-                        if flaw == .callbacksAddedDuringOwnHandlerLost { derived.forgetCallbacks(from: before) }
                         if flaw == .deepHandlerValueIgnored, derived.depth > 4, case .value = step {
                             step = .value(value)
                         }
@@ -277,12 +277,10 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
                             let passed =
                                 flaw == .cancellationBecomesErrorPastThreeLinks && derived.depth > 3
                                     && error is CancellationError ? ReferencePromiseError.cancelledUpstream : error
-                            Self.passOn(.failure(passed), to: derived, slot: slot, on: runsOn)
+                            Self.passOn(.failure(passed), to: derived, buffer: buffer, on: runsOn)
                             return
                         }
-                        let before = derived.callbackCount
                         step = try handling.run(derived: derived) { try onRejected(error) }
-                        if flaw == .callbacksAddedDuringOwnHandlerLost { derived.forgetCallbacks(from: before) }
                         if flaw == .deepRecoveryIgnored, derived.depth > 6, case .value = step { throw error }
                     }
                     switch step {
@@ -307,19 +305,19 @@ extension ReferencePromise {
         }
     }
 
-    /// Settles `derived`, a pass-through link's promise, with `result`: at once, or, for
-    /// ``SubtleFlaw/passThroughDeliveriesShareOneSlot`` when `derived` has more than one callback, through the one-entry
-    /// `slot` of the promise the link is on, emptied by a block on the link's `queue`.
+    /// Settles `derived`, a pass-through link's promise, with `result`: at once, or, for the flaws of a delivery buffer
+    /// when `derived` has more than one callback, through `buffer`, the two-entry buffer of the promise the link is on,
+    /// emptied one entry at a time by blocks on the link's `queue`.
     private static func passOn(
-        _ result: Result<Value, any Error>, to derived: ReferencePromise, slot: DeliverySlot<Value>,
+        _ result: Result<Value, any Error>, to derived: ReferencePromise, buffer: DeliveryBuffer<Value>,
         on queue: DispatchQueue
     ) {
         if let flaw = derived.flaw,
-            [.passThroughDeliveriesShareOneSlot, .passThroughDeliverySlotKeepsFirst].contains(flaw),
+            [.passThroughDeliveryBufferOverwritesPastTwo, .passThroughDeliveryBufferDropsPastTwo].contains(flaw),
             derived.callbackCount > 1
         {
-            slot.put(derived, result, replacing: flaw == .passThroughDeliveriesShareOneSlot)
-            queue.async { slot.deliver() }
+            buffer.put(derived, result, replacingTheLast: flaw == .passThroughDeliveryBufferOverwritesPastTwo)
+            queue.async { buffer.deliverFirst() }
             return
         }
         switch result {
@@ -330,17 +328,6 @@ extension ReferencePromise {
 
     /// How many callbacks the promise holds while pending (0 once settled).
     private var callbackCount: Int { callbackCountOrNil ?? 0 }
-
-    /// Drops the callbacks of a pending promise past the first `count` (``SubtleFlaw/callbacksAddedDuringOwnHandlerLost``
-    /// only: those registered while the handler whose `then` made the promise ran).
-    private func forgetCallbacks(from count: Int) {
-        state.withLock { state in
-            guard case .pending(var callbacks) = state, callbacks.count > count else { return }
-            state = .pending([])  // keeps `callbacks` uniquely referenced while removing
-            callbacks.removeSubrange(count...)
-            state = .pending(callbacks)
-        }
-    }
 
     /// Whether the promise adopted another one that is still pending
     /// (``SubtleFlaw/adoptingAnAdoptingPromiseNeverSettles`` only).
@@ -386,7 +373,9 @@ extension ReferencePromise {
         {
             callbacks = callbacks.enumerated().filter { $0.offset <= first || !$0.element.adopts }.map(\.element)
         }
-        if flaw == .rejectionThroughTwoAdoptionsLost, adopted, error != nil { callbacks.removeAll(where: \.adopts) }
+        if flaw == .rejectionThroughTwoAdoptionsLost, adopted, error != nil, self.adopted.withLock({ $0 }) != nil {
+            callbacks.removeAll(where: \.adopts)
+        }
         if flaw == .adoptersPastTheSecondRejected {
             let adopters = callbacks.indices.filter { callbacks[$0].adopts }
             for index in adopters.dropFirst(2) { callbacks[index].rejectsWith = ReferencePromiseError.tooManyAdopters }
@@ -423,25 +412,27 @@ private let referenceDefaultQueues: [SubtleFlaw?: DispatchQueue] = Dictionary(
 /// The serial queue where reference promises with `flaw` run handlers registered with no queue.
 func referenceDefaultQueue(_ flaw: SubtleFlaw?) -> DispatchQueue { referenceDefaultQueues[flaw]! }
 
-/// A delivery slot that keeps one entry: a promise to settle and its result
-/// (``SubtleFlaw/passThroughDeliveriesShareOneSlot`` only).
-final class DeliverySlot<Value: Sendable>: Sendable {
-    private let entry = Locked<(promise: ReferencePromise<Value>, result: Result<Value, any Error>)?>(nil)
+/// A delivery buffer of two entries, each a promise to settle and its result
+/// (``SubtleFlaw/passThroughDeliveryBufferOverwritesPastTwo`` and ``SubtleFlaw/passThroughDeliveryBufferDropsPastTwo``
+/// only).
+final class DeliveryBuffer<Value: Sendable>: Sendable {
+    private let entries = Locked<[(promise: ReferencePromise<Value>, result: Result<Value, any Error>)]>([])
 
-    /// Puts `promise` and its result in the slot, replacing what it held, or only if it is empty.
-    func put(_ promise: ReferencePromise<Value>, _ result: Result<Value, any Error>, replacing: Bool) {
-        entry.withLock { entry in
-            if replacing || entry == nil { entry = (promise, result) }
+    /// Adds `promise` and its result; when the buffer is full, replaces its last entry or drops the new one.
+    func put(_ promise: ReferencePromise<Value>, _ result: Result<Value, any Error>, replacingTheLast: Bool) {
+        entries.withLock { entries in
+            if entries.count < 2 {
+                entries.append((promise, result))
+            } else if replacingTheLast {
+                entries[1] = (promise, result)
+            }
         }
     }
 
-    /// Settles the promise the slot holds, if any, and empties it.
-    func deliver() {
-        let taken = entry.withLock { entry in
-            defer { entry = nil }
-            return entry
-        }
-        guard let (promise, result) = taken else { return }
+    /// Settles the promise of the first entry, if any, and removes it.
+    func deliverFirst() {
+        let first = entries.withLock { entries in entries.isEmpty ? nil : entries.removeFirst() }
+        guard let (promise, result) = first else { return }
         switch result {
         case .success(let value): promise.fulfill(value)
         case .failure(let error): promise.reject(error)

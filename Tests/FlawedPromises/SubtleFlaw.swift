@@ -62,21 +62,20 @@ public enum SubtleFlaw: String, CaseIterable, Sendable, Codable {
     /// two pending handlers runs its first handler twice.
     /// Trigger: a handler returns a pending promise x; three handlers on the derived promise; x settles.
     case adoptionRunsFirstHandlerTwice
-    /// A promise made by `then` forgets the callbacks registered on it while its own handler ran (a `then`, a
-    /// combinator made in the handler), once the handler returns: they never run.
+    /// A promise made by `then` drops a callback registered on it from inside its own handler (a `then`, a
+    /// combinator made in the handler): "it is being resolved on this thread", and the callback never runs.
     /// Trigger: a handler registers a handler on the promise its own `then` returned; the handler returns a value.
     case callbacksAddedDuringOwnHandlerLost
     /// A pass-through link (no handler for the outcome) whose derived promise has more than one callback hands its
-    /// settlement to a delivery slot that keeps one entry: when two such links of one promise run before the slot is
-    /// emptied, the first one's derived promise never settles.
-    /// Trigger: two chains of two links off one pending promise, the first link of each passing its outcome on, with
+    /// settlement to a delivery buffer of two entries on the promise the link is on: when three such links of one
+    /// promise run before the buffer is emptied, the third replaces the second, whose derived promise never settles.
+    /// Trigger: three chains of two links off one pending promise, the first link of each passing its outcome on, with
     /// no queue; the promise settles.
-    case passThroughDeliveriesShareOneSlot
-    /// As ``passThroughDeliveriesShareOneSlot``, but the slot keeps its first entry ("a delivery is scheduled
-    /// already"): when two such links of one promise run before the slot is emptied, the second one's derived promise
-    /// never settles.
-    /// Trigger: as ``passThroughDeliveriesShareOneSlot``'s.
-    case passThroughDeliverySlotKeepsFirst
+    case passThroughDeliveryBufferOverwritesPastTwo
+    /// As ``passThroughDeliveryBufferOverwritesPastTwo``, but a full buffer drops the new entry: the third link's
+    /// derived promise never settles.
+    /// Trigger: as ``passThroughDeliveryBufferOverwritesPastTwo``'s.
+    case passThroughDeliveryBufferDropsPastTwo
 
     // MARK: Handlers run inside the call that triggered them (A+ 2.2.4)
 
@@ -125,8 +124,9 @@ public enum SubtleFlaw: String, CaseIterable, Sendable, Codable {
     /// adopter never subscribes and never settles.
     /// Trigger: one handler returns a pending promise x; a second handler returns the first one's promise; x settles.
     case adoptingAnAdoptingPromiseNeverSettles
-    /// A promise settled by adoption passes a rejection on to its own adopters only if it was rejected directly: a
-    /// rejection that reaches it through the promise it adopted stops there (its adopters stay pending).
+    /// A promise that adopted a promise a handler returned passes a rejection on to its own adopters only if it was
+    /// rejected directly: a rejection that reaches it through the promise it adopted stops there (its adopters stay
+    /// pending).
     /// Trigger: one handler returns a pending promise x; a second returns the first one's promise; x rejects.
     case rejectionThroughTwoAdoptionsLost
 
@@ -362,9 +362,9 @@ extension SubtleFlaw {
                 + handlers(3, on: "p2", from: 3) { "q1 ( -> v\($0) ) _" } + "; fulfil p0 v7; fulfil p1 v8"
         case .callbacksAddedDuringOwnHandlerLost:
             return "p0 = pending; p1 = then p0 - ( p2 = then p1 q1 ( -> v1 ) _ -> v2 ) _; fulfil p0 v3"
-        case .passThroughDeliveriesShareOneSlot, .passThroughDeliverySlotKeepsFirst:
+        case .passThroughDeliveryBufferOverwritesPastTwo, .passThroughDeliveryBufferDropsPastTwo:
             return "p0 = pending; p1 = then p0 - _ ( -> v1 ); p2 = then p1 q1 ( -> v2 ) _; p3 = then p0 - _ ( -> v3 ); "
-                + "p4 = then p3 q1 ( -> v4 ) _; fulfil p0 v5"
+                + "p4 = then p3 q1 ( -> v4 ) _; p5 = then p0 - _ ( -> v5 ); p6 = then p5 q1 ( -> v6 ) _; fulfil p0 v7"
         case .settleInsideHandlerRunsInline:
             return "p0 = pending; p1 = pending; p2 = then p1 q1 ( -> v1 ) _; p3 = then p0 - ( fulfil p1 v2 -> v3 ) _; "
                 + "fulfil p0 v4"

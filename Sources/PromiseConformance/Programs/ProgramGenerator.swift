@@ -96,10 +96,11 @@ struct ProgramGenerator: Sendable {
                 ("settle", settleable.isEmpty ? 0 : 14),
             ]
             switch family {
-            case .then: break
+            case .then: weights += [("siblings", pendingLeft ? 6 : 0)]
             case .resolution:
                 weights += [
                     ("thenable", capabilities.contains(.assimilation) ? 8 : 0), ("adopters", pendingLeft ? 8 : 0),
+                    ("adoption chain", pendingLeft ? 6 : 0),
                 ]
             case .combinators:
                 weights += [("combinator", combinators.isEmpty || promises.isEmpty ? 0 : 22), ("pending", 12)]
@@ -107,7 +108,8 @@ struct ProgramGenerator: Sendable {
                 weights += [("cancellable", canCancel ? 14 : 0)]
             }
             if family != .combinators, !combinators.isEmpty, !promises.isEmpty { weights.append(("combinator", 4)) }
-            if family != .resolution, pendingLeft { weights.append(("adopters", 2)) }
+            if family != .resolution, pendingLeft { weights += [("adopters", 2), ("adoption chain", 2)] }
+            if family != .then, pendingLeft { weights.append(("siblings", 2)) }
             if family != .cancellation, canCancel { weights.append(("cancellable", 2)) }
             if family != .resolution, capabilities.contains(.assimilation) { weights.append(("thenable", 2)) }
             switch pick(weights, &random) {
@@ -128,6 +130,8 @@ struct ProgramGenerator: Sendable {
             case "fan": addThen(on: hub!, &random, queue: random.chance(70) ? hubQueue : nil)
             case "settle": settle(&random)
             case "adopters": addAdopters(&random)
+            case "adoption chain": addAdoptionChain(&random)
+            case "siblings": addSiblingChains(&random)
             default: addCombinator(&random)
             }
         }
@@ -229,28 +233,74 @@ struct ProgramGenerator: Sendable {
             guard !pending.isEmpty else { return }
             let target = random.pick(pending)
             adopted = target.node
-            for _ in 0..<(3 + random.below(2)) {
-                // Each on a settled promise of its own, or all on one: the adopters run from one settlement or several.
-                if settledSources.isEmpty || random.chance(40) {
-                    let made = node()
-                    let fulfilled = random.chance(70)
-                    steps.append(.make(made, fulfilled ? .fulfilled(value()) : .rejected(error())))
-                    promises.append(made)
-                    settledSources.append(made)
-                }
-                let made = node()
-                let adopts = Program.Reaction(effects: [], result: .adopt(target.node))
-                let queue: Int? = random.chance(40) ? nil : 1 + random.below(2)
-                steps.append(
-                    .make(
-                        made,
-                        .then(
-                            source: random.pick(settledSources), queue: queue, onFulfilled: adopts, onRejected: adopts)
-                    ))
-                promises.append(made)
-                tip = made
-            }
+            for _ in 0..<(3 + random.below(2)) { addAdopter(of: target.node, &random) }
             if random.chance(70) { steps.append(settlement(of: target, &random)) }
+        }
+
+        /// Two or three handlers, each run after the one before, each returning the promise of the one before, the
+        /// first returning a pending promise: a promise that adopts one still adopting another. Most often the pending
+        /// promise then settles.
+        mutating func addAdoptionChain(_ random: inout SplitMix) {
+            let pending = settleable.filter { unsettled.contains($0.node) }
+            guard !pending.isEmpty else { return }
+            let target = random.pick(pending)
+            var adopted = target.node
+            for _ in 0..<(2 + random.below(2)) { adopted = addAdopter(of: adopted, &random) }
+            if random.chance(70) { steps.append(settlement(of: target, &random)) }
+        }
+
+        /// A `then` whose handlers return `adopted`, on a promise settled already (one of the program's, or a new
+        /// one), so that it runs in the step that makes it; returns the promise the `then` makes.
+        @discardableResult
+        mutating func addAdopter(of adopted: Int, _ random: inout SplitMix) -> Int {
+            // On a settled promise of its own, or on one of those before: adopters run from one settlement or several.
+            if settledSources.isEmpty || random.chance(40) {
+                let made = node()
+                steps.append(.make(made, random.chance(70) ? .fulfilled(value()) : .rejected(error())))
+                promises.append(made)
+                settledSources.append(made)
+            }
+            let made = node()
+            let adopts = Program.Reaction(effects: [], result: .adopt(adopted))
+            let queue: Int? = random.chance(40) ? nil : 1 + random.below(2)
+            steps.append(
+                .make(
+                    made,
+                    .then(source: random.pick(settledSources), queue: queue, onFulfilled: adopts, onRejected: adopts)))
+            promises.append(made)
+            tip = made
+            return made
+        }
+
+        /// Two or three chains of two links off one pending promise, the first link of each passing one outcome on
+        /// (`_`); most often the promise then settles, and its settlement delivers into every chain, nested.
+        mutating func addSiblingChains(_ random: inout SplitMix) {
+            let pending = settleable.filter { unsettled.contains($0.node) }
+            guard !pending.isEmpty else { return }
+            let root = random.pick(pending)
+            // Most links on one queue (or none), and every first link passing the same outcome on, or both: the
+            // root's settlement reaches each chain from one delivery.
+            let queue: Int? = random.chance(50) ? nil : 1 + random.below(2)
+            let passesValues = random.chance(70)
+            let passesErrors = !passesValues || random.chance(40)
+            for _ in 0..<(random.chance(60) ? 3 : 2) {
+                var source = root.node
+                for link in 0..<2 {
+                    let made = node()
+                    let handled = reaction(made, &random, nested: 2)
+                    let first = link == 0
+                    steps.append(
+                        .make(
+                            made,
+                            .then(
+                                source: source, queue: random.chance(80) ? queue : 1 + random.below(2),
+                                onFulfilled: first && passesValues ? nil : handled,
+                                onRejected: (first && passesErrors) || random.chance(50) ? nil : handled)))
+                    promises.append(made)
+                    source = made
+                }
+            }
+            if random.chance(70) { steps.append(settlement(of: root, &random)) }
         }
 
         /// A promise for a handler to adopt: often the one handlers adopted last, so that one promise gets several
@@ -324,37 +374,54 @@ struct ProgramGenerator: Sendable {
 
         mutating func addCombinator(_ random: inout SplitMix) {
             let count = random.chance(30) ? 0 : 1 + random.below(6)
+            var kinds = combinators
+            if count == 0 { kinds.removeAll { $0 == "race" } }  // a race of nothing never settles: nothing to see
+            guard !kinds.isEmpty else { return }
+            let kind = random.pick(kinds)
             var inputs: [Int] = []
-            let pending = settleable.map(\.node).filter(unsettled.contains)
-            // Often every input is still pending: which settles first is then up to the steps that follow.
-            let pendingShare = pending.count >= 2 && random.chance(40) ? 100 : 60
-            // Sometimes one input is a promise made settled: a mixture of settled and pending inputs.
-            if count > 1, pendingShare < 100, !settledSources.isEmpty, random.chance(50) {
-                inputs.append(random.pick(settledSources))
+            // Sometimes the inputs are pending promises made for it, as many as it has: no input repeats another.
+            var fresh: [Int] = []
+            if count >= 3, random.chance(kind == "race" ? 40 : 20) {
+                for _ in 0..<count {
+                    makePending(&random, cancellable: false)
+                    fresh.append(nextNode - 1)
+                }
             }
-            for _ in inputs.count..<count {
+            let pending = settleable.map(\.node).filter(unsettled.contains)
+            // Often every input is still pending (a race most often): which settles first is then up to the steps
+            // that follow.
+            let pendingShare = pending.count >= 2 && random.chance(kind == "race" ? 60 : 40) ? 100 : 60
+            for position in 0..<count {
+                if !fresh.isEmpty {
+                    inputs.append(fresh[position])
+                    continue
+                }
                 let input =
                     !inputs.isEmpty && random.chance(20)
                     ? random.pick(inputs)
                     : !pending.isEmpty && random.chance(pendingShare) ? random.pick(pending) : random.pick(promises)
                 inputs.append(input)
             }
-            var kinds = combinators
-            if count == 0 { kinds.removeAll { $0 == "race" } }  // a race of nothing never settles: nothing to see
-            guard !kinds.isEmpty else { return }
+            // Sometimes one input, anywhere, is a promise made settled: a mixture of settled and pending inputs.
+            if count > 1, pendingShare < 100, !settledSources.isEmpty, random.chance(30) {
+                inputs[random.below(count)] = random.pick(settledSources)
+            }
             let made = node()
             defer {
-                // Often the inputs still pending then settle, one step each, in an order of their own.
+                // Often the inputs still pending then settle, one step each, in an order of their own, or last
+                // first.
                 if random.chance(60) {
                     let pending = settleable.filter { input in
                         inputs.contains(input.node) && unsettled.contains(input.node)
                     }
-                    for input in random.pick(pending.count, from: pending) {
-                        steps.append(settlement(of: input, &random))
-                    }
+                    let order =
+                        random.chance(30)
+                        ? pending.sorted { inputs.lastIndex(of: $0.node)! > inputs.lastIndex(of: $1.node)! }
+                        : random.pick(pending.count, from: pending)
+                    for input in order { steps.append(settlement(of: input, &random)) }
                 }
             }
-            switch random.pick(kinds) {
+            switch kind {
             case "all": steps.append(.make(made, .all(inputs)))
             case "race":
                 steps.append(.make(made, .race(inputs)))

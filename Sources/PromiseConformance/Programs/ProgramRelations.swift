@@ -3,16 +3,17 @@
 // A kind says what one step is (a `then`, an `all`); a relation says how steps meet: two handlers waiting on one
 // pending promise, a promise adopted by several handlers, a handler that registers on the promise it handles. A bug
 // in a promise's lists or state usually needs a relation, not a kind: a delivery list that keeps one entry passes
-// every program with one handler per promise. Relations are read from the program's text, as the generator wrote it;
-// whether the run then meets them in that order is up to the implementation.
+// every program with one handler per promise. Relations are read from the program's text, as the generator wrote it,
+// and from the model's prediction of the step in which each promise settles; whether the run then meets them in that
+// order is up to the implementation.
 
 /// Counts the relations of ``kinds`` in programs.
 enum ProgramRelations {
     /// The relations, in the order the coverage table lists them.
     static let kinds = [
         "two handlers on one pending promise",
-        "two pass-through chains off one promise",
-        "adopts a promise that adopts",
+        "two pass-through chains off one promise, settled after them",
+        "adopts a promise still adopting another",
         "one promise adopted by two handlers",
         "one promise adopted by three handlers",
         "a pending promise adopted by three handlers run before it settles",
@@ -29,6 +30,13 @@ enum ProgramRelations {
     /// Adds the relations of `program` to `counts`.
     static func count(_ program: Program, into counts: inout [String: Int]) {
         var relations = Relations()
+        let facts = PromisesAPlus.predict(program).facts
+        relations.predictedSettlement = facts.settledAt
+        relations.predictedFulfilled = Set(
+            facts.states.compactMap { node, state in
+                if case .fulfilled = state { return node }
+                return nil
+            })
         for (index, step) in program.steps.enumerated() { relations.visit(step, at: index, handlerOf: nil) }
         relations.finish()
         for (relation, count) in relations.counts { counts[relation, default: 0] += count }
@@ -56,6 +64,13 @@ enum ProgramRelations {
         var adoptions: [(adopted: Int, source: Int)] = []
         /// The combinators, with their inputs and the index of their step.
         var combinators: [(inputs: [Int], at: Int)] = []
+        /// The step in which the model says each promise settles (for the chains, whose promises a `then` made), and
+        /// the promises it says fulfil.
+        var predictedSettlement: [Int: Int] = [:]
+        var predictedFulfilled: Set<Int> = []
+        /// The handlers that return a promise: the `then` they belong to, its source, the promise returned, and
+        /// whether it is onFulfilled.
+        var returnsPromise: [(then: Int, source: Int, adopted: Int, fulfilled: Bool)] = []
 
         mutating func add(_ relation: String) { counts[relation, default: 0] += 1 }
 
@@ -99,13 +114,14 @@ enum ProgramRelations {
                     }
                 }
                 thens[node] = (source, onFulfilled == nil || onRejected == nil, adopts)
-                for reaction in reactions {
+                for (fulfilled, reaction) in [(true, onFulfilled), (false, onRejected)] {
+                    guard let reaction else { continue }
                     if case .adopt(let adopted) = reaction.result {
                         adoptions.append((adopted, source))
+                        returnsPromise.append((node, source, adopted, fulfilled))
                         adopters[adopted, default: 0] += 1
                         if adopters[adopted] == 2 { add("one promise adopted by two handlers") }
                         if adopters[adopted] == 3 { add("one promise adopted by three handlers") }
-                        if thens[adopted]?.adopts == true { add("adopts a promise that adopts") }
                     }
                     for (position, effect) in reaction.effects.enumerated() {
                         if case .make(_, let inner) = effect, let inputs = inner.combinatorInputs {
@@ -126,12 +142,37 @@ enum ProgramRelations {
         /// Counts what needs the whole program: chains, and the combinators' inputs against their settlements.
         mutating func finish() {
             var chainsOff: [Int: Int] = [:]
-            let sources = Set(thens.values.map(\.source))
-            // A pass-through link that something else is chained on: the start of a chain of two links or more.
-            for (node, then) in thens where then.passes && sources.contains(node) {
+            var chained: [Int: Int] = [:]  // link → the step of the first `then` on it
+            for (node, then) in thens {
+                chained[then.source] = min(chained[then.source] ?? .max, madeAt[node] ?? .max)
+            }
+            // A pass-through link that something else is chained on (the start of a chain of two links or more), off
+            // a promise that settles in a later step than both: its settlement delivers into the chain, nested.
+            for (node, then) in thens where then.passes {
+                guard let next = chained[node], let settles = predictedSettlement[then.source],
+                    settles > max(madeAt[node] ?? .max, next)
+                else { continue }
                 chainsOff[then.source, default: 0] += 1
             }
-            for count in chainsOff.values where count >= 2 { add("two pass-through chains off one promise") }
+            // A handler that returns a promise x which, when the handler runs, adopts a promise still pending: the
+            // step each adopting handler runs in, when the model says its promise settles the way that runs it.
+            func runs(_ adoption: (then: Int, source: Int, adopted: Int, fulfilled: Bool)) -> Int? {
+                guard let settles = predictedSettlement[adoption.source],
+                    predictedFulfilled.contains(adoption.source) == adoption.fulfilled
+                else { return nil }
+                return max(settles, madeAt[adoption.then] ?? 0)
+            }
+            for outer in returnsPromise {
+                guard let outerRuns = runs(outer) else { continue }
+                let stillAdopting = returnsPromise.contains { inner in
+                    guard inner.then == outer.adopted, let innerRuns = runs(inner) else { return false }
+                    return innerRuns <= outerRuns && (predictedSettlement[inner.adopted] ?? .max) > outerRuns
+                }
+                if stillAdopting { add("adopts a promise still adopting another") }
+            }
+            for count in chainsOff.values where count >= 2 {
+                add("two pass-through chains off one promise, settled after them")
+            }
             // The step by which a promise the program made settled or settles, when the program says (not for a
             // promise a `then` made).
             func settled(_ node: Int) -> Int? { madeSettled.contains(node) ? madeAt[node] : settledAt[node] }
