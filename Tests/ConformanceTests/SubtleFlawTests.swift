@@ -107,7 +107,7 @@ private typealias Promise = ReferencePromise<Sentinel>
             .rejectionThroughTwoAdoptionsLost, .allCountsSettledInputsTwice, .raceIgnoresSettledInputsBesidePendingOnes,
             .combinatorOverRunningHandlersPromiseRejected, .queuedThenInsideOwnHandlerRunsInline,
             .thenOnResolvingPromiseRejectedAsCycle, .passThroughDeliveryBufferDropsPastTwo,
-            .adoptersPastTheSecondRejected, .combinatorInHandlerSkipsPendingInputs:
+            .adoptersPastTheSecondRejected, .combinatorInHandlerSkipsPendingInputs, .adoptionShortcutFollowsTheParent:
             return triggerGoesWrong(program, in: flaw)
         }
     }

@@ -66,9 +66,11 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
     private let resolved = Locked(false)
     /// What a leaking flaw makes the promise hold on to (nothing, for the correct reference).
     private let leak = Locked<SubtleFlawLeak?>(nil)
-    /// Whether the promise this one adopted (returned by a handler) is still pending
-    /// (``SubtleFlaw/adoptingAnAdoptingPromiseNeverSettles`` and ``SubtleFlaw/rejectionThroughTwoAdoptionsLost`` only).
+    /// Whether the promise this one adopted (returned by a handler) is still waiting for its first resolution (the
+    /// flaws about adopting a promise that adopts only).
     private let adopted = Locked<(@Sendable () -> Bool)?>(nil)
+    /// The promise whose `then` made this one (``SubtleFlaw/adoptionShortcutFollowsTheParent`` only).
+    private let parent = Locked<(@Sendable () -> ReferencePromise?)?>(nil)
     /// The delivery buffer that pass-through links of this promise hand their derived promise's settlement to
     /// (``SubtleFlaw/passThroughDeliveryBufferOverwritesPastTwo`` and ``SubtleFlaw/passThroughDeliveryBufferDropsPastTwo``
     /// only).
@@ -85,6 +87,7 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
         self.flaw = flaw
         self.depth = source.depth + 1
         self.source = ObjectIdentifier(source)
+        if flaw == .adoptionShortcutFollowsTheParent { parent.withLock { $0 = { [weak source] in source } } }
     }
 
     /// A promise made fulfilled with `value`.
@@ -124,8 +127,12 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
     /// Resolves with another promise: settles when it settles (A+ 2.3.2).
     public func adopt(_ other: ReferencePromise<Value>) {
         guard claim() else { return }
-        if flaw == .adoptingAnAdoptingPromiseNeverSettles || flaw == .rejectionThroughTwoAdoptionsLost {
-            adopted.withLock { $0 = { [weak other] in other.map { !$0.isSettled } ?? false } }
+        if [
+            .adoptingAnAdoptingPromiseNeverSettles, .rejectionThroughTwoAdoptionsLost,
+            .adoptionShortcutFollowsTheParent,
+        ]
+        .contains(flaw) {
+            adopted.withLock { $0 = { [weak other] in other.map { !$0.resolved.withLock { $0 } } ?? false } }
         }
         follow(other)
     }
@@ -171,6 +178,12 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
             return
         }
         if flaw == .adoptingAnAdoptingPromiseNeverSettles, other.adoptsAPendingPromise { return }
+        var other = other
+        if flaw == .adoptionShortcutFollowsTheParent, other.adoptsAPendingPromise,
+            let parent = other.parent.withLock({ $0 })?()
+        {
+            other = parent
+        }
         let flaw = flaw
         other.subscribe(
             Callback(queue: .global(), child: self, adopts: true) { result, child in
@@ -186,6 +199,7 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
             let callbacks = dispatchList(registered, result, adopted: adopted)
             if flaw == .settleInsideHandlerRunsInline, RunningHandler.isRunning { return callbacks }
             for callback in callbacks { Self.dispatch(callback, result) }
+            flushPassThroughBufferLater()
             return []
         }
         for callback in runNow { callback.run(result, callback.child) }
@@ -224,6 +238,7 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
                     return nil
                 }
                 Self.dispatch(callback, result)
+                flushPassThroughBufferLater()
                 return nil
             }
         }
@@ -306,18 +321,16 @@ extension ReferencePromise {
     }
 
     /// Settles `derived`, a pass-through link's promise, with `result`: at once, or, for the flaws of a delivery buffer
-    /// when `derived` has more than one callback, through `buffer`, the two-entry buffer of the promise the link is on,
-    /// emptied one entry at a time by blocks on the link's `queue`.
+    /// when the link has no queue and `derived` has more than one callback, through `buffer`, the two-entry buffer of
+    /// the promise the link is on, which that promise empties once the callbacks it dispatched have run.
     private static func passOn(
         _ result: Result<Value, any Error>, to derived: ReferencePromise, buffer: DeliveryBuffer<Value>,
         on queue: DispatchQueue
     ) {
-        if let flaw = derived.flaw,
-            [.passThroughDeliveryBufferOverwritesPastTwo, .passThroughDeliveryBufferDropsPastTwo].contains(flaw),
+        if let flaw = derived.flaw, flaw.buffersPassThroughDeliveries, queue === referenceDefaultQueue(flaw),
             derived.callbackCount > 1
         {
             buffer.put(derived, result, replacingTheLast: flaw == .passThroughDeliveryBufferOverwritesPastTwo)
-            queue.async { buffer.deliverFirst() }
             return
         }
         switch result {
@@ -326,11 +339,19 @@ extension ReferencePromise {
         }
     }
 
+    /// Empties the pass-through buffer once the callbacks dispatched so far to the default queue have run (the flaws of
+    /// a delivery buffer only; called under the lock, after dispatching).
+    private func flushPassThroughBufferLater() {
+        guard let flaw, flaw.buffersPassThroughDeliveries else { return }
+        let buffer = passThroughBuffer
+        referenceDefaultQueue(flaw).async { buffer.deliverAll() }
+    }
+
     /// How many callbacks the promise holds while pending (0 once settled).
     private var callbackCount: Int { callbackCountOrNil ?? 0 }
 
-    /// Whether the promise adopted another one that is still pending
-    /// (``SubtleFlaw/adoptingAnAdoptingPromiseNeverSettles`` only).
+    /// Whether the promise adopted (from a handler) another one still waiting for its first resolution: not settled,
+    /// nor resolved with a promise or a thenable (the flaws about adopting a promise that adopts only).
     private var adoptsAPendingPromise: Bool { adopted.withLock { $0 }?() ?? false }
 
     /// The number of callbacks while pending, nil once settled.
@@ -429,14 +450,25 @@ final class DeliveryBuffer<Value: Sendable>: Sendable {
         }
     }
 
-    /// Settles the promise of the first entry, if any, and removes it.
-    func deliverFirst() {
-        let first = entries.withLock { entries in entries.isEmpty ? nil : entries.removeFirst() }
-        guard let (promise, result) = first else { return }
-        switch result {
-        case .success(let value): promise.fulfill(value)
-        case .failure(let error): promise.reject(error)
+    /// Settles the promise of every entry, and empties the buffer.
+    func deliverAll() {
+        let taken = entries.withLock { entries in
+            defer { entries = [] }
+            return entries
         }
+        for (promise, result) in taken {
+            switch result {
+            case .success(let value): promise.fulfill(value)
+            case .failure(let error): promise.reject(error)
+            }
+        }
+    }
+}
+
+extension SubtleFlaw {
+    /// Whether the flaw hands pass-through deliveries to a two-entry buffer.
+    fileprivate var buffersPassThroughDeliveries: Bool {
+        self == .passThroughDeliveryBufferOverwritesPastTwo || self == .passThroughDeliveryBufferDropsPastTwo
     }
 }
 

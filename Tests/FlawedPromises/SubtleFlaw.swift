@@ -66,9 +66,10 @@ public enum SubtleFlaw: String, CaseIterable, Sendable, Codable {
     /// combinator made in the handler): "it is being resolved on this thread", and the callback never runs.
     /// Trigger: a handler registers a handler on the promise its own `then` returned; the handler returns a value.
     case callbacksAddedDuringOwnHandlerLost
-    /// A pass-through link (no handler for the outcome) whose derived promise has more than one callback hands its
-    /// settlement to a delivery buffer of two entries on the promise the link is on: when three such links of one
-    /// promise run before the buffer is emptied, the third replaces the second, whose derived promise never settles.
+    /// A pass-through link (no handler for the outcome) with no queue, whose derived promise has more than one
+    /// callback, hands its settlement to a delivery buffer of two entries on the promise the link is on, which that
+    /// promise empties once the callbacks it dispatched have run: when three such links of one promise run, the third
+    /// replaces the second, whose derived promise never settles.
     /// Trigger: three chains of two links off one pending promise, the first link of each passing its outcome on, with
     /// no queue; the promise settles.
     case passThroughDeliveryBufferOverwritesPastTwo
@@ -120,8 +121,9 @@ public enum SubtleFlaw: String, CaseIterable, Sendable, Codable {
     /// pending (the rejection path walks the adopters with `first` instead of a loop).
     /// Trigger: two handlers (of a settled promise) each return the same pending promise x; x rejects.
     case adoptedRejectionReachesFirstAdopterOnly
-    /// Adopting a promise that itself adopted another one still pending does nothing: "it is resolved already", so the
-    /// adopter never subscribes and never settles.
+    /// Adopting a promise that itself adopted another one still waiting for its resolver (not settled, nor resolved
+    /// with a promise or a thenable) does nothing: "it is resolved already", so the adopter never subscribes and
+    /// never settles.
     /// Trigger: one handler returns a pending promise x; a second handler returns the first one's promise; x settles.
     case adoptingAnAdoptingPromiseNeverSettles
     /// A promise that adopted a promise a handler returned passes a rejection on to its own adopters only if it was
@@ -129,6 +131,12 @@ public enum SubtleFlaw: String, CaseIterable, Sendable, Codable {
     /// pending).
     /// Trigger: one handler returns a pending promise x; a second returns the first one's promise; x rejects.
     case rejectionThroughTwoAdoptionsLost
+    /// Adopting a promise that itself adopted another one still waiting for its resolver (not settled, nor resolved
+    /// with a promise or a thenable) takes a shortcut to the promise it follows, and takes the wrong one: the promise
+    /// whose `then` made it (its parent), not the one it adopted.
+    /// Trigger: one handler returns a pending promise x; a second handler, of the same settled promise, returns the
+    /// first one's promise; x settles.
+    case adoptionShortcutFollowsTheParent
 
     // MARK: Thenables
 
@@ -395,6 +403,10 @@ extension SubtleFlaw {
         case .rejectionThroughTwoAdoptionsLost:
             return "p0 = pending; p1 = pending; p2 = then p1 - ( -> adopt p0 ) _; p3 = then p1 - ( -> adopt p2 ) _; "
                 + "fulfil p1 v1; reject p0 e1"
+        case .adoptionShortcutFollowsTheParent:
+            return
+                "p0 = pending; p1 = fulfilled v1; p2 = then p1 - ( -> adopt p0 ) _; p3 = then p1 q1 ( -> adopt p2 ) _; "
+                + "fulfil p0 v2"
         case .deepThenableRejectionLost:
             return "p0 = thenable 4 e1"
         case .allCompletesAgainOnLaterRejection:
