@@ -24,8 +24,6 @@ extension ReferencePromise {
             completion(.failure(ReferencePromiseError.resolvedWithItself))
             return
         }
-        // The inputs settled already, counted once more (allCountsSettledInputsTwice only).
-        let countedTwice = flaw == .allCountsSettledInputsTwice ? promises.filter(\.isSettled).count : 0
         let values = Locked<[Value?]>(Array(repeating: nil, count: promises.count))
         let done = OnceFlag()
         let count = promises.count  // not `promises` in the handlers: each input would hold itself
@@ -37,7 +35,7 @@ extension ReferencePromise {
                     let all = values.withLock { values -> [Value]? in
                         values[index] = value
                         let all = values.compactMap { $0 }
-                        return all.count + countedTwice >= values.count ? all : nil
+                        return all.count == values.count ? all : nil
                     }
                     if let all, done.claim() { completion(.success(all)) }
                     return .value(value)
@@ -61,11 +59,8 @@ extension ReferencePromise {
         let race = ReferencePromise(flaw: flaw)
         let queue = combinatorQueue()
         let inputs = Array(inputsHeard(promises, flaw: flaw).enumerated())
-        let mixed = promises.contains(where: \.isSettled) && promises.contains { !$0.isSettled }
         for (index, promise) in flaw == .raceTakesTheLastSettledInput ? inputs.reversed() : inputs
-        where !(flaw == .raceSkipsAlreadyRejectedInputs && promise.isRejected)
-            && !(flaw == .raceIgnoresSettledInputsBesidePendingOnes && mixed && promise.isSettled)
-        {
+        where !(flaw == .raceSkipsAlreadyRejectedInputs && promise.isRejected) {
             _ = promise.then(
                 on: queue,
                 { value in

@@ -219,12 +219,12 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
             case .settled(let result):
                 if runsNowIfSettled { return result }
                 if flaw == .queuedThenInsideOwnHandlerLost, !callback.unqueued, !callback.adopts,
-                    RunningHandler.isRunning(of: self)
+                    RunningHandler.isRunningUnqueued(of: self)
                 {
                     return nil
                 }
                 if flaw == .queuedThenInsideOwnHandlerRunsInline, !callback.unqueued, !callback.adopts,
-                    RunningHandler.isRunning(of: self)
+                    RunningHandler.isRunningUnqueued(of: self)
                 {
                     return result
                 }
@@ -388,11 +388,6 @@ extension ReferencePromise {
         if flaw == .settleInsideQueuedHandlerSkipsUnqueuedHandlers, RunningHandler.isRunningQueued, callbacks.count > 1
         {
             callbacks.removeAll(where: \.unqueued)
-        }
-        if flaw == .adoptedRejectionReachesFirstAdopterOnly, error != nil,
-            let first = callbacks.firstIndex(where: \.adopts)
-        {
-            callbacks = callbacks.enumerated().filter { $0.offset <= first || !$0.element.adopts }.map(\.element)
         }
         if flaw == .rejectionThroughTwoAdoptionsLost, adopted, error != nil, self.adopted.withLock({ $0 }) != nil {
             callbacks.removeAll(where: \.adopts)

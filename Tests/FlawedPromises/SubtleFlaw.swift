@@ -35,17 +35,18 @@ public enum SubtleFlaw: String, CaseIterable, Sendable, Codable {
 
     // MARK: Handlers registered from inside a handler of the same promise
 
-    /// A `then` with a queue, called on a settled promise from inside one of that promise's handlers, is never run:
-    /// the promise is still delivering, and the new callback joins the list being delivered, which was already read.
+    /// A `then` with a queue, called on a settled promise from inside one of that promise's handlers that has no queue,
+    /// is never run: the promise is still delivering on its default queue, and the new callback joins the list being
+    /// delivered, which was already read.
     /// Trigger: a handler with no queue registers a handler on a serial queue on its own (settled) promise.
     case queuedThenInsideOwnHandlerLost
     /// A `then` called on a settled promise from inside one of that promise's handlers runs twice: once dispatched at
     /// once, and once more by the delivery still in progress.
     /// Trigger: a handler on a serial queue registers a handler with no queue on its own (settled) promise.
     case thenInsideOwnHandlerRunsTwice
-    /// A `then` with a queue, called on a settled promise from inside one of that promise's handlers, runs its handler
-    /// at once, inside the call ("already delivering this promise's value: no need to hop").
-    /// Trigger: a handler on a serial queue registers a handler on a serial queue on its own (settled) promise.
+    /// A `then` with a queue, called on a settled promise from inside one of that promise's handlers that has no queue,
+    /// runs its handler at once, inside the call ("already delivering this promise's value: no need to hop").
+    /// Trigger: a handler with no queue registers a handler on a serial queue on its own (settled) promise.
     case queuedThenInsideOwnHandlerRunsInline
     /// A `then` on the promise a running handler will resolve (its own `then`'s promise), called from inside that
     /// handler, is taken for a cycle: the promise it returns is rejected at once.
@@ -117,10 +118,6 @@ public enum SubtleFlaw: String, CaseIterable, Sendable, Codable {
     /// adopter slots; the overflow is answered with an error).
     /// Trigger: three handlers (of a settled promise) each return the same pending promise x; x fulfils.
     case adoptersPastTheSecondRejected
-    /// A pending promise adopted by two promises or more that rejects rejects only its first adopter: the others stay
-    /// pending (the rejection path walks the adopters with `first` instead of a loop).
-    /// Trigger: two handlers (of a settled promise) each return the same pending promise x; x rejects.
-    case adoptedRejectionReachesFirstAdopterOnly
     /// Adopting a promise that itself adopted another one still waiting for its resolver (not settled, nor resolved
     /// with a promise or a thenable) does nothing: "it is resolved already", so the adopter never subscribes and
     /// never settles.
@@ -153,10 +150,6 @@ public enum SubtleFlaw: String, CaseIterable, Sendable, Codable {
     /// `all` counts a repeated input once: it fulfils with one value per distinct input (a shorter array).
     /// Trigger: `all` of the same promise twice, which fulfils.
     case allDropsRepeatedInputs
-    /// `all` counts each input already settled when it is called twice: with settled and pending inputs it completes
-    /// before the last pending one fulfils, with too few values.
-    /// Trigger: `all` of a fulfilled promise and two pending ones; one of them fulfils.
-    case allCountsSettledInputsTwice
 
     // MARK: race
 
@@ -171,10 +164,6 @@ public enum SubtleFlaw: String, CaseIterable, Sendable, Codable {
     /// in input order.
     /// Trigger: `race` of a fulfilled promise and a rejected one.
     case raceTakesTheLastSettledInput
-    /// `race` of settled and pending inputs registers on the pending ones only ("the settled ones lost already"): it
-    /// settles like the first pending input to settle, not like the first settled one.
-    /// Trigger: `race` of a fulfilled promise and a pending one, which later fulfils with another value.
-    case raceIgnoresSettledInputsBesidePendingOnes
 
     // MARK: any
 
@@ -360,7 +349,7 @@ extension SubtleFlaw {
         case .thenInsideOwnHandlerRunsTwice:
             return "p0 = pending; p1 = then p0 q1 ( p2 = then p0 - ( -> v1 ) _ -> v2 ) _; fulfil p0 v3"
         case .queuedThenInsideOwnHandlerRunsInline:
-            return "p0 = pending; p1 = then p0 q1 ( p2 = then p0 q1 ( -> v1 ) _ -> v2 ) _; fulfil p0 v3"
+            return "p0 = pending; p1 = then p0 - ( p2 = then p0 q2 ( -> v1 ) _ -> v2 ) _; fulfil p0 v3"
         case .thenOnResolvingPromiseRejectedAsCycle:
             return "p0 = pending; p1 = then p0 q2 ( p2 = then p1 q1 ( -> v1 ) _ -> v2 ) _; fulfil p0 v3"
         case .rejectionDropsSixthHandler:
@@ -391,9 +380,6 @@ extension SubtleFlaw {
         case .thirdAdopterForgotten:
             return "p0 = pending; p1 = fulfilled v1; " + handlers(3, on: "p1", from: 2) { _ in "- ( -> adopt p0 ) _" }
                 + "; fulfil p0 v2"
-        case .adoptedRejectionReachesFirstAdopterOnly:
-            return "p0 = pending; p1 = fulfilled v1; " + handlers(2, on: "p1", from: 2) { _ in "- ( -> adopt p0 ) _" }
-                + "; reject p0 e1"
         case .adoptersPastTheSecondRejected:
             return "p0 = pending; p1 = fulfilled v1; " + handlers(3, on: "p1", from: 2) { _ in "q1 ( -> adopt p0 ) _" }
                 + "; fulfil p0 v2"
@@ -414,16 +400,12 @@ extension SubtleFlaw {
                 + "reject p1 e2"
         case .allDropsRepeatedInputs:
             return "p0 = pending; p1 = all p0 p0; fulfil p0 v1"
-        case .allCountsSettledInputsTwice:
-            return "p0 = fulfilled v1; p1 = pending; p2 = pending; p3 = all p0 p1 p2; fulfil p1 v2"
         case .raceSkipsAlreadyRejectedInputs:
             return "p0 = rejected e1; p1 = pending; p2 = race p0 p1; fulfil p1 v1"
         case .raceIgnoresRejectionsPastThirdInput:
             return "p0 = pending; p1 = pending; p2 = pending; p3 = pending; p4 = race p0 p1 p2 p3; reject p3 e1"
         case .raceTakesTheLastSettledInput:
             return "p0 = fulfilled v1; p1 = rejected e1; p2 = race p0 p1"
-        case .raceIgnoresSettledInputsBesidePendingOnes:
-            return "p0 = fulfilled v1; p1 = pending; p2 = race p0 p1; fulfil p1 v2"
         case .anyCountsRepeatedInputOnce:
             return "p0 = pending; p1 = any p0 p0; reject p0 e1"
         case .anyOfNothingStaysPending:
