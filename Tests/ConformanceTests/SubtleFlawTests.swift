@@ -1,6 +1,7 @@
 // The reference promise's subtle flaws (Tests/FlawedPromises/SubtleFlaw.swift): each one is real, shown by a small
-// direct program that the correct reference gets right and the flawed one wrong, and each one is missed by the
-// suite's fixed clauses (every clause but the generated ones passes, as it does for the correct reference).
+// direct program (or, for the flaws added with the relations between steps, by its trigger run through the suite's
+// driver) that the correct reference gets right and the flawed one wrong, and each one is missed by the suite's fixed
+// clauses (every clause but the generated ones passes, as it does for the correct reference).
 import Dispatch
 import FlawedPromises
 import Foundation

@@ -1,8 +1,8 @@
 // Subtle flaws of the reference promise: each one line of ReferencePromise (or its combinators, or its adapter),
 // guarded by `flaw == .x`, that makes it wrong only in programs of a certain shape (past a count or a depth, in a call
-// made from inside a handler, or in a mixture), which the suite's fixed clauses do not build. The suite's generated
-// programs are meant to find them; ConformanceTests' SubtleFlawTests shows each one real and missed by the fixed
-// clauses.
+// made from inside a handler, or in a mixture, or in a relation between steps), which the suite's fixed clauses do
+// not build. The suite's generated programs are meant to find them; ConformanceTests' SubtleFlawTests shows each one
+// real and missed by the fixed clauses, and each one's trigger (a generated program) wrong with the flaw only.
 import Foundation
 import TestSupport
 
