@@ -43,6 +43,16 @@ public struct BrightFuturesAdapter: PromiseAdapter, Codable {
     /// Assimilation (through the suite's helper), `all` (`sequence()`) and `race` (`firstCompleted()`).
     public var capabilities: Capabilities { [.assimilation, .all, .race] }
 
+    /// The library's default threading model off the main thread is a global queue, on which the handlers of one
+    /// future are not kept in their registration order.
+    public var concurrentDefaultScheduling: String? {
+        "README.md:295-301 ('Default Threading Model': 'if the method is not called from the main thread, the block is "
+            + "executed on a global queue'), Sources/BrightFutures/ExecutionContext.swift:68-73 (`defaultContext()`). "
+            + "Each callback is its own `async` block on that global queue (Async.swift:104-123); the future's "
+            + "`callbackExecutionSemaphore` runs them one at a time, but in whatever order the global queue's threads "
+            + "reach it, not in the order of their `onComplete` calls."
+    }
+
     /// Where BrightFutures departs from the suite's clauses by design, as its documentation says (BrightFutures 8.2.0,
     /// paths relative to its repository).
     public var deviations: [String: String] {

@@ -54,6 +54,15 @@ public struct DeferredAdapter: PromiseAdapter, Codable {
     /// (`Task.cancel()`).
     public var capabilities: Capabilities { [.assimilation, .all, .race, .cancellation] }
 
+    /// The library's default executor, `DispatchQueue.any()`, is a global concurrent queue.
+    public var concurrentDefaultScheduling: String? {
+        "Sources/Deferred/FutureUpon.swift:16-23 (`defaultUponExecutor` is `DispatchQueue.any()`) and "
+            + "Sources/Deferred/Executor.swift:64-66 ('A generic catch-all dispatch queue, for when you just want to "
+            + "throw some work onto the concurrent pile'): `fill` submits each handler to its executor as its own "
+            + "block (Sources/Deferred/Deferred.swift:70-75), so two handlers with the default executor may run at once "
+            + "and in either order."
+    }
+
     /// Where Deferred departs from the suite's clauses by design in some runs and not in others, as its documentation
     /// says (master at c82b9ef, paths relative to its repository).
     ///

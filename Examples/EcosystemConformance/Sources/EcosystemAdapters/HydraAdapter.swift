@@ -70,6 +70,9 @@ public struct HydraAdapter: PromiseAdapter, Codable {
     /// Assimilation (through the suite's helper), `all`, `race` (Hydra's `any`) and cancellation.
     public var capabilities: Capabilities { [.assimilation, .all, .race, .cancellation] }
 
+    /// The stand-in for `.main`, for the generated programs' driver to flush between steps.
+    public var defaultQueue: DispatchQueue? { hydraMainStandIn }
+
     /// The Hydra context a handler runs in: the queue asked for, or the stand-in for `.main`.
     static func context(_ queue: DispatchQueue?) -> Context {
         .custom(queue: queue ?? hydraMainStandIn)

@@ -15,6 +15,10 @@ public struct KhanlouPromise: @unchecked Sendable {
     public let promise: Promise<Sentinel>
 }
 
+/// The serial queue that stands in for `DispatchQueue.main`, the library's default execution context
+/// (`Promise.swift:194`, `:221`, `:239`), which the suite never serves.
+private let khanlouMainStandIn = DispatchQueue(label: "KhanlouPromiseAdapter.main-stand-in")
+
 /// Plugs khanlou/Promise (`Promise<Value>`, module `Promise`, package `Promises`) into the conformance suite.
 ///
 /// - A pending promise is `Promise()`, settled with its `fulfill(_:)` and `reject(_:)` methods, as the README says for
@@ -26,8 +30,9 @@ public struct KhanlouPromise: @unchecked Sendable {
 ///   promise is adopted as the library adopts one (`Promise.swift:200`): `then(on:_:_:)` on it with the derived
 ///   promise's `fulfill` and `reject`.
 /// - The library's default execution context is `DispatchQueue.main` (`Promise.swift:194`, README "Threading Model");
-///   the suite requires `nil` not to need the main queue, so a handler with no queue runs on `DispatchQueue.global()`,
-///   the context a careful caller off the main thread passes.
+///   the suite requires `nil` not to need the main queue, so a handler with no queue runs on a serial queue of the
+///   adapter that stands in for it (``defaultQueue``): one handler at a time, as on `.main`. (A global queue would run
+///   two handlers of a settled promise at once, `Promise.swift:310-313`, which the library's default never does.)
 /// - The library has no notion of a foreign thenable, so assimilation uses the suite's ``Assimilation`` helper. `all`
 ///   and `race` are the library's `Promises.all` and `Promises.race`; it has no `any` and no cancellation (an
 ///   `InvalidatableQueue` drops blocks, leaving the promises pending: it settles nothing as cancelled).
@@ -43,6 +48,10 @@ public struct KhanlouPromiseAdapter: PromiseAdapter, Codable {
 
     /// Assimilation (through the suite's helper), `all` (`Promises.all`) and `race` (`Promises.race`).
     public var capabilities: Capabilities { [.assimilation, .all, .race] }
+
+    /// The serial queue that stands in for `DispatchQueue.main`, for the generated programs' driver to flush between
+    /// steps.
+    public var defaultQueue: DispatchQueue? { khanlouMainStandIn }
 
     /// `Promise()`, and its `fulfill(_:)` and `reject(_:)`.
     public func pending() -> (
@@ -62,14 +71,14 @@ public struct KhanlouPromiseAdapter: PromiseAdapter, Codable {
         KhanlouPromise(promise: KhanlouLibraryPromise<Sentinel>(error: error))
     }
 
-    /// `Promise(work:)` whose work registers both handlers on `promise` with `then(on:_:_:)`, on `queue` (or a global
-    /// queue), and settles the derived promise with what the handler asks for.
+    /// `Promise(work:)` whose work registers both handlers on `promise` with `then(on:_:_:)`, on `queue` (or the
+    /// stand-in for `.main`), and settles the derived promise with what the handler asks for.
     public func then(
         _ promise: KhanlouPromise, on queue: DispatchQueue?,
         onFulfilled: (@Sendable (Sentinel) -> HandlerResult<KhanlouPromise>)?,
         onRejected: (@Sendable (any Error) -> HandlerResult<KhanlouPromise>)?
     ) -> KhanlouPromise {
-        let context = queue ?? DispatchQueue.global()
+        let context = queue ?? khanlouMainStandIn
         let derived = KhanlouLibraryPromise<Sentinel>(work: { fulfill, reject in
             promise.promise.then(
                 on: context,

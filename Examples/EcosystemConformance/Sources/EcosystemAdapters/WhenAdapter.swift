@@ -50,6 +50,9 @@ public struct WhenAdapter: PromiseAdapter, Codable {
     /// Assimilation (through the suite's helper), `all` (`when(_:)`) and cancellation (`cancel()`).
     public var capabilities: Capabilities { [.assimilation, .all, .cancellation] }
 
+    /// The stand-in for `.main`, for the generated programs' driver to flush between steps.
+    public var defaultQueue: DispatchQueue? { whenMainStandIn }
+
     /// `Promise(queue:)` on the stand-in for `.main`, with its `resolve(_:)` and `reject(_:)`.
     public func pending() -> (
         promise: WhenPromise, fulfill: @Sendable (Sentinel) -> Void, reject: @Sendable (any Error) -> Void
