@@ -68,7 +68,7 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
     private let leak = Locked<SubtleFlawLeak?>(nil)
     /// Whether the promise this one adopted (returned by a handler) is still waiting for its first resolution (the
     /// flaws about adopting a promise that adopts only).
-    private let adopted = Locked<(@Sendable () -> Bool)?>(nil)
+    private let adoptedIsWaiting = Locked<(@Sendable () -> Bool)?>(nil)
     /// The promise whose `then` made this one (``SubtleFlaw/adoptionShortcutFollowsTheParent`` only).
     private let parent = Locked<(@Sendable () -> ReferencePromise?)?>(nil)
     /// The delivery buffer that pass-through links of this promise hand their derived promise's settlement to
@@ -132,7 +132,7 @@ public final class ReferencePromise<Value: Sendable>: @unchecked Sendable {
             .adoptionShortcutFollowsTheParent,
         ]
         .contains(flaw) {
-            adopted.withLock { $0 = { [weak other] in other.map { !$0.resolved.withLock { $0 } } ?? false } }
+            adoptedIsWaiting.withLock { $0 = { [weak other] in other.map { !$0.resolved.withLock { $0 } } ?? false } }
         }
         follow(other)
     }
@@ -352,7 +352,7 @@ extension ReferencePromise {
 
     /// Whether the promise adopted (from a handler) another one still waiting for its first resolution: not settled,
     /// nor resolved with a promise or a thenable (the flaws about adopting a promise that adopts only).
-    private var adoptsAPendingPromise: Bool { adopted.withLock { $0 }?() ?? false }
+    private var adoptsAPendingPromise: Bool { adoptedIsWaiting.withLock { $0 }?() ?? false }
 
     /// The number of callbacks while pending, nil once settled.
     private var callbackCountOrNil: Int? {
@@ -389,7 +389,7 @@ extension ReferencePromise {
         {
             callbacks.removeAll(where: \.unqueued)
         }
-        if flaw == .rejectionThroughTwoAdoptionsLost, adopted, error != nil, self.adopted.withLock({ $0 }) != nil {
+        if flaw == .rejectionThroughTwoAdoptionsLost, adopted, error != nil, adoptedIsWaiting.withLock({ $0 }) != nil {
             callbacks.removeAll(where: \.adopts)
         }
         if flaw == .adoptersPastTheSecondRejected {

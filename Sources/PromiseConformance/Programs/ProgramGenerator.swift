@@ -51,6 +51,8 @@ struct ProgramGenerator: Sendable {
         var settleable: [(node: Int, cancellable: Bool)] = []
         /// The promises of `settleable` that no step has settled yet.
         var unsettled: Set<Int> = []
+        /// The promises of `settleable` that no step has settled yet, in the order they were made.
+        var stillPending: [(node: Int, cancellable: Bool)] { settleable.filter { unsettled.contains($0.node) } }
         /// Pending promises a handler settles: no other handler settles them, so which call comes first is known.
         var settledByHandler: Set<Int> = []
         /// The last promise a `then` made, to grow chains.
@@ -89,7 +91,7 @@ struct ProgramGenerator: Sendable {
 
         mutating func addStep(_ random: inout SplitMix) {
             let canCancel = capabilities.contains(.cancellation)
-            let pendingLeft = settleable.contains { unsettled.contains($0.node) }
+            let pendingLeft = !stillPending.isEmpty
             var weights: [(String, Int)] = [
                 ("pending", promises.isEmpty ? 40 : 10), ("settled", 6), ("then", promises.isEmpty ? 0 : 26),
                 ("chain", tip == nil ? 0 : 22), ("long chain", promises.isEmpty ? 0 : 6), ("fan", hub == nil ? 0 : 34),
@@ -229,7 +231,7 @@ struct ProgramGenerator: Sendable {
         /// them run (and adopt it) before it settles: several adopters waiting on one promise at once. Most often the
         /// promise then settles at once.
         mutating func addAdopters(_ random: inout SplitMix) {
-            let pending = settleable.filter { unsettled.contains($0.node) }
+            let pending = stillPending
             guard !pending.isEmpty else { return }
             let target = random.pick(pending)
             adopted = target.node
@@ -241,7 +243,7 @@ struct ProgramGenerator: Sendable {
         /// first returning a pending promise: a promise that adopts one still adopting another. Most often the pending
         /// promise then settles.
         mutating func addAdoptionChain(_ random: inout SplitMix) {
-            let pending = settleable.filter { unsettled.contains($0.node) }
+            let pending = stillPending
             guard !pending.isEmpty else { return }
             let target = random.pick(pending)
             var adopted = target.node
@@ -275,7 +277,7 @@ struct ProgramGenerator: Sendable {
         /// Two or three chains of two links off one pending promise, the first link of each passing one outcome on
         /// (`_`); most often the promise then settles, and its settlement delivers into every chain, nested.
         mutating func addSiblingChains(_ random: inout SplitMix) {
-            let pending = settleable.filter { unsettled.contains($0.node) }
+            let pending = stillPending
             guard !pending.isEmpty else { return }
             let root = random.pick(pending)
             // Most links on one queue (or none), and every first link passing the same outcome on, or both: the
@@ -307,7 +309,7 @@ struct ProgramGenerator: Sendable {
         /// adopters; otherwise any promise of the program, most often a pending one.
         mutating func adoptTarget(_ random: inout SplitMix) -> Int {
             if let adopted, random.chance(60) { return adopted }
-            let pending = settleable.map(\.node).filter(unsettled.contains)
+            let pending = stillPending.map(\.node)
             let target = !pending.isEmpty && random.chance(70) ? random.pick(pending) : random.pick(promises)
             adopted = target
             return target
@@ -361,7 +363,7 @@ struct ProgramGenerator: Sendable {
 
         /// Settles a pending promise of the program: most often one no step settled yet, sometimes one again.
         mutating func settle(_ random: inout SplitMix) {
-            let fresh = settleable.filter { unsettled.contains($0.node) }
+            let fresh = stillPending
             steps.append(
                 settlement(
                     of: !fresh.isEmpty && random.chance(75) ? random.pick(fresh) : random.pick(settleable), &random))
@@ -387,7 +389,7 @@ struct ProgramGenerator: Sendable {
                     fresh.append(nextNode - 1)
                 }
             }
-            let pending = settleable.map(\.node).filter(unsettled.contains)
+            let pending = stillPending.map(\.node)
             // Often every input is still pending (a race most often): which settles first is then up to the steps
             // that follow.
             let pendingShare = pending.count >= 2 && random.chance(kind == "race" ? 60 : 40) ? 100 : 60

@@ -60,8 +60,6 @@ enum ProgramRelations {
         var adopters: [Int: Int] = [:]
         /// The step each promise was made in (its top-level step, for one a handler makes).
         var madeAt: [Int: Int] = [:]
-        /// Each adoption: the promise adopted, and the source of the `then` whose handler adopts it.
-        var adoptions: [(adopted: Int, source: Int)] = []
         /// The combinators, with their inputs and the index of their step.
         var combinators: [(inputs: [Int], at: Int)] = []
         /// The step in which the model says each promise settles (for the chains, whose promises a `then` made), and
@@ -117,7 +115,6 @@ enum ProgramRelations {
                 for (fulfilled, reaction) in [(true, onFulfilled), (false, onRejected)] {
                     guard let reaction else { continue }
                     if case .adopt(let adopted) = reaction.result {
-                        adoptions.append((adopted, source))
                         returnsPromise.append((node, source, adopted, fulfilled))
                         adopters[adopted, default: 0] += 1
                         if adopters[adopted] == 2 { add("one promise adopted by two handlers") }
@@ -176,8 +173,8 @@ enum ProgramRelations {
             // The step by which a promise the program made settled or settles, when the program says (not for a
             // promise a `then` made).
             func settled(_ node: Int) -> Int? { madeSettled.contains(node) ? madeAt[node] : settledAt[node] }
-            for adopted in Set(adoptions.map(\.adopted)) where pending.contains(adopted) {
-                let before = adoptions.filter { adoption in
+            for adopted in Set(returnsPromise.map(\.adopted)) where pending.contains(adopted) {
+                let before = returnsPromise.filter { adoption in
                     guard adoption.adopted == adopted, let source = settled(adoption.source) else { return false }
                     return source < (settledAt[adopted] ?? .max)
                 }
