@@ -44,17 +44,23 @@ let package = Package(
         )
     ],
     targets: [
+        // The plumbing that is the same in the three styles (the lock, the trampoline, the raw storage), written once;
+        // each style keeps its mechanism. Not a product: its symbols are `package`, inlined into the styles.
         .target(
-            name: "BoltsStyle", dependencies: withDarwinStandIns.dependencies,
+            name: "PromisePlumbing", dependencies: withDarwinStandIns.dependencies,
             swiftSettings: withDarwinStandIns.swiftSettings
         ),
         .target(
-            name: "PromiseKitStyle", dependencies: withDarwinStandIns.dependencies,
+            name: "BoltsStyle", dependencies: ["PromisePlumbing"] + withDarwinStandIns.dependencies,
+            swiftSettings: withDarwinStandIns.swiftSettings
+        ),
+        .target(
+            name: "PromiseKitStyle", dependencies: ["PromisePlumbing"] + withDarwinStandIns.dependencies,
             swiftSettings: withDarwinStandIns.swiftSettings
         ),
         .target(name: "PromiseKitStyleFoundation", dependencies: ["PromiseKitStyle"]),
         .target(
-            name: "FBLStyle", dependencies: withDarwinStandIns.dependencies,
+            name: "FBLStyle", dependencies: ["PromisePlumbing"] + withDarwinStandIns.dependencies,
             swiftSettings: withDarwinStandIns.swiftSettings
         ),
         .target(name: "PromiseConformance"),
@@ -89,13 +95,17 @@ let package = Package(
         ),
         .executableTarget(name: "promise-tour", dependencies: ["PromiseTour"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "BoltsStyleTests", dependencies: ["BoltsStyle", "TestSupport"]),
-        .testTarget(name: "PromiseKitStyleTests", dependencies: ["PromiseKitStyle", "TestSupport", "ToyModels"]),
+        .testTarget(name: "PromisePlumbingTests", dependencies: ["PromisePlumbing", "TestSupport"]),
+        .testTarget(name: "BoltsStyleTests", dependencies: ["BoltsStyle", "PromisePlumbing", "TestSupport"]),
+        .testTarget(
+            name: "PromiseKitStyleTests",
+            dependencies: ["PromiseKitStyle", "PromisePlumbing", "TestSupport", "ToyModels"]
+        ),
         .testTarget(
             name: "PromiseKitStyleFoundationTests",
             dependencies: ["PromiseKitStyleFoundation", "PromiseKitStyle", "TestSupport"]
         ),
-        .testTarget(name: "FBLStyleTests", dependencies: ["FBLStyle", "TestSupport"]),
+        .testTarget(name: "FBLStyleTests", dependencies: ["FBLStyle", "PromisePlumbing", "TestSupport"]),
         // Deliberately broken promises, each wrong in one way, for the conformance suite's own tests.
         .target(
             name: "FlawedPromises", dependencies: ["PromiseConformance", "TestSupport"], path: "Tests/FlawedPromises"

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PromisePlumbing
 
 /// The consumer side of cancellation: tells whether cancellation was requested and notifies
 /// registered observers when it is.
@@ -7,7 +8,7 @@ import Foundation
 /// Get one from a ``BFCancellationTokenSource`` and pass it to continuations,
 /// ``BFTask/withDelay(_:cancellationToken:)`` or your own work.
 public final class BFCancellationToken: @unchecked Sendable {
-    private let lock = BFLock()
+    private let lock = Lock()
     private var requested = false
     private var disposed = false
     private var registrations: [BFCancellationTokenRegistration] = []

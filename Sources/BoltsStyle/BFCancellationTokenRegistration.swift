@@ -1,6 +1,8 @@
+import PromisePlumbing
+
 /// An observer registered with ``BFCancellationToken/register(_:)``; dispose it to unregister.
 public final class BFCancellationTokenRegistration: @unchecked Sendable {
-    private let lock = BFLock()
+    private let lock = Lock()
     private var observer: (() -> Void)?
     private weak var token: BFCancellationToken?
 

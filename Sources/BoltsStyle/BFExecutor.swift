@@ -1,4 +1,5 @@
 import Foundation
+import PromisePlumbing
 
 /// Where and how a continuation's closure runs.
 ///
@@ -96,11 +97,11 @@ public enum BFExecutor: @unchecked Sendable {
     ///
     /// Continuations use it to run inline without allocating an escaping closure.
     @inlinable
-    func inlineTrampoline() -> BFTrampoline? {
+    func inlineTrampoline() -> Trampoline? {
         switch self {
         case .default:
             let trampoline = BFTrampoline.current
-            return trampoline.defaultDepth < BFTrampoline.defaultDepthLimit ? trampoline.asDefault : nil
+            return trampoline.markedDepth < BFTrampoline.defaultDepthLimit ? trampoline.marked : nil
         case .immediate:
             let trampoline = BFTrampoline.current
             return trampoline.depth < BFTrampoline.immediateDepthLimit ? trampoline : nil

@@ -5,6 +5,7 @@
 // until that task completes.
 
 import Dispatch
+import PromisePlumbing
 
 extension BFTask {
     /// Adds the single callback behind every `continue…` method and returns the derived task.

@@ -1,7 +1,9 @@
 /// Collects the outcomes of `whenAll`'s input tasks by index and completes the combined task once
 /// the last one arrives. Callbacks capture the collector, not the tasks, so no cycle is formed.
+import PromisePlumbing
+
 private final class BFWhenAllCollector<TResult, R>: @unchecked Sendable {
-    private let lock = BFLock()
+    private let lock = Lock()
     private var outcomes: [BFTaskState<TResult>]
     private var remaining: Int
     private let combined: BFTask<R>

@@ -8,6 +8,7 @@
 // the global group).
 
 import Dispatch
+import PromisePlumbing
 
 /// A promise of any value type, seen through its outcome as `Any` (for `all` and `any` over mixed types).
 protocol OutcomeObservable: AnyObject {
@@ -26,7 +27,7 @@ extension Promise: OutcomeObservable {
 
 /// The outcomes of the inputs of one `all` or `any` as they settle, under a lock; nil for an input still pending.
 final class CombinedInputs: @unchecked Sendable {
-    private let lock = PromiseLock()
+    private let lock = Lock()
     private var outcomes: [Result<Any, any Error>?]
 
     private init(count: Int) {

@@ -1,7 +1,8 @@
 import Dispatch
+import PromisePlumbing
 
 /// Guards `defaultPromisesQueue`.
-private let defaultPromisesQueueLock = PromiseLock()
+private let defaultPromisesQueueLock = Lock()
 /// Storage of `DispatchQueue.promises`, guarded by `defaultPromisesQueueLock`.
 nonisolated(unsafe) private var defaultPromisesQueue = DispatchQueue.main
 

@@ -1,4 +1,5 @@
 import Foundation
+import PromisePlumbing
 
 // Which fulfilments reject. Google's core rejects a promise fulfilled with an error object (an `NSError`), and its
 // Swift layer hands every value to that core as an Objective-C object (`value as AnyObject`). On Apple platforms that
@@ -70,7 +71,7 @@ private struct UnbridgedProbe {}
 /// bit (metadata is aligned, so that bit is free). A collision just computes the answer again.
 enum ErrorTypeCache {
     /// Guards `slots`.
-    private static let lock = PromiseLock()
+    private static let lock = Lock()
     /// `slotCount` slots, zero when empty.
     nonisolated(unsafe) private static let slots: UnsafeMutablePointer<UInt> = {
         let slots = UnsafeMutablePointer<UInt>.allocate(capacity: slotCount)

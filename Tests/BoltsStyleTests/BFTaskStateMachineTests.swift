@@ -1,6 +1,7 @@
 // The state machine of BFTask alone: no lock, no thread, no task settled through it. Each test drives the machine
 // through transitions and checks the action each returns and the phase it leaves, row by row of the table in
 // BFTaskStateMachine.swift's header. Threads are two tokens; a callback says its name when run.
+import PromisePlumbing
 import Testing
 
 @testable import BoltsStyle
@@ -224,12 +225,12 @@ struct BFTaskStateMachineTests {
 
 /// Two threads as the machine sees them: two tokens, the addresses of two trampoline states never initialized or read.
 final class Threads: @unchecked Sendable {
-    private let states = UnsafeMutablePointer<BFTrampoline.State>.allocate(capacity: 2)
+    private let states = UnsafeMutablePointer<UInt8>.allocate(capacity: 2)
 
-    var first: BFTrampoline.Token { BFTrampoline.Token(states) }
-    var second: BFTrampoline.Token { BFTrampoline.Token(states + 1) }
+    var first: Trampoline.Token { Trampoline.Token(states) }
+    var second: Trampoline.Token { Trampoline.Token(states + 1) }
 
-    func name(_ token: BFTrampoline.Token?) -> String {
+    func name(_ token: Trampoline.Token?) -> String {
         switch token {
         case first: "first"
         case second: "second"

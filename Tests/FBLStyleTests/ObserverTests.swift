@@ -1,4 +1,5 @@
 import Dispatch
+import PromisePlumbing
 import Testing
 
 @testable import FBLStyle
@@ -58,13 +59,13 @@ extension FBLStyleTests {
         @Test func inlineObserversStartedInsideAnotherRunAfterIt() {
             var log: [Int] = []
             let trampoline = ObserverTrampoline.current
-            trampoline.run {
+            trampoline.runOrEnqueue {
                 log.append(1)
-                trampoline.run {
+                trampoline.runOrEnqueue {
                     log.append(3)
-                    trampoline.run { log.append(5) }
+                    trampoline.runOrEnqueue { log.append(5) }
                 }
-                trampoline.run { log.append(4) }
+                trampoline.runOrEnqueue { log.append(4) }
                 log.append(2)
             }
             #expect(log == [1, 2, 3, 4, 5])

@@ -1,15 +1,16 @@
 // The box's state machine alone: no box, no barrier, no thread. Two made-up tokens stand for two threads; each test
 // drives one transition from one phase and checks the action it returns and the phase it leaves.
 
+import PromisePlumbing
 import TestSupport
 import Testing
 
 @testable import PromiseKitStyle
 
 /// The token of the thread that seals, in these tests (made up: a token is compared, never dereferenced).
-private var here: HandlerTrampoline.Token { HandlerTrampoline.Token(UnsafeRawPointer(bitPattern: 0x1000)!) }
+private var here: Trampoline.Token { Trampoline.Token(UnsafeRawPointer(bitPattern: 0x1000)!) }
 /// The token of any other thread.
-private var there: HandlerTrampoline.Token { HandlerTrampoline.Token(UnsafeRawPointer(bitPattern: 0x2000)!) }
+private var there: Trampoline.Token { Trampoline.Token(UnsafeRawPointer(bitPattern: 0x2000)!) }
 
 private typealias Machine = BoxStateMachine<String>
 
@@ -22,7 +23,7 @@ private func describe(_ phase: Machine.Phase) -> String {
     }
 }
 
-private func describe(_ token: HandlerTrampoline.Token?) -> String {
+private func describe(_ token: Trampoline.Token?) -> String {
     token.map { $0 == here ? "here" : $0 == there ? "there" : "another" } ?? "nil"
 }
 

@@ -1,5 +1,5 @@
-// Values for the tests of BoltsStyle's and PromiseKitStyle's raw-word result storage (`BFResultStorage`,
-// `SealedStorage`): one that reports its release, one too large to be kept inline, one aligned too strictly.
+// Values for the tests of BoltsStyle's and PromiseKitStyle's raw-word result storage (`RawStorage` in
+// PromisePlumbing): one that reports its release, one too large to be kept inline, one aligned too strictly.
 
 /// Reports its deinit, to check that a task or box releases the value it holds exactly once.
 public final class Tracked: @unchecked Sendable {

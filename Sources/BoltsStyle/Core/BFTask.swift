@@ -16,6 +16,8 @@
 // `machine` and `asyncOperation` are touched only under the lock, except before the task is shared (initializers) and
 // when nothing refers to it any more (`deinit`), so closures and results cross threads only through the lock.
 
+import PromisePlumbing
+
 /// A task: the consumer side of an asynchronous operation that completes exactly once with a
 /// result, an error or cancellation.
 ///
@@ -28,7 +30,7 @@ public final class BFTask<TResult>: @unchecked Sendable {
     /// written against Bolts-Swift that names the type still compiles.
     public typealias Continuation = () -> Void
 
-    @usableFromInline let lock = BFLock()
+    @usableFromInline let lock = Lock()
     /// The phase (pending, draining, completed) with the waiting callbacks, and the outcome.
     @exclusivity(unchecked) @usableFromInline var machine: BFTaskStateMachine<TResult>
     /// The Swift `Task` settling this task when it was created from an `async` closure, for `async()` to cancel. Not
@@ -45,7 +47,7 @@ public final class BFTask<TResult>: @unchecked Sendable {
     @discardableResult
     func trySetState(_ newState: BFTaskState<TResult>) -> Bool {
         let trampoline = BFTrampoline.current
-        let deep = trampoline.depth >= BFTrampoline.immediateDepthLimit
+        let deep = trampoline.isAtDepthLimit
         switch lock.withLock({ machine.settle(newState, on: trampoline.token, deep: deep) }) {
         case .alreadySettled:
             return false

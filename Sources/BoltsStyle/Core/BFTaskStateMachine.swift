@@ -44,6 +44,8 @@
 
 /// A task's phase and outcome, with the transitions between phases. The owning ``BFTask`` calls every transition under
 /// its lock and performs the returned action outside it.
+import PromisePlumbing
+
 @usableFromInline
 struct BFTaskStateMachine<TResult> {
     /// Who waits for the outcome; see the file's header.
@@ -52,7 +54,7 @@ struct BFTaskStateMachine<TResult> {
         /// No outcome yet; the callbacks registered so far, in order.
         case pending(BFCallbacks<TResult>)
         /// Settled; the callbacks registered while `drainer` (nil: the trampoline, later) runs those it took.
-        case draining(BFCallbacks<TResult>, drainer: BFTrampoline.Token?)
+        case draining(BFCallbacks<TResult>, drainer: Trampoline.Token?)
         /// Settled, and nothing waits.
         case completed
 
@@ -127,7 +129,7 @@ struct BFTaskStateMachine<TResult> {
     /// Registers `callback`, which `thread` adds (evaluated only while the task drains).
     @inlinable
     mutating func register(
-        _ callback: @escaping BFCallback<TResult>, on thread: @autoclosure () -> BFTrampoline.Token
+        _ callback: @escaping BFCallback<TResult>, on thread: @autoclosure () -> Trampoline.Token
     ) -> RegisterAction {
         switch phase.take() {
         case .pending(var list):
@@ -149,7 +151,7 @@ struct BFTaskStateMachine<TResult> {
 
     /// Settles the task with `state`, on `thread`; `deep` says the thread is past `.immediate`'s depth limit.
     @inlinable
-    mutating func settle(_ state: BFTaskState<TResult>, on thread: BFTrampoline.Token, deep: Bool) -> SettleAction {
+    mutating func settle(_ state: BFTaskState<TResult>, on thread: Trampoline.Token, deep: Bool) -> SettleAction {
         switch phase.take() {
         case .pending(.none):
             outcome.store(state)
@@ -186,7 +188,7 @@ struct BFTaskStateMachine<TResult> {
 
     /// Starts the drain that `settle` enqueued, on `thread`: returns the batch to run and the outcome.
     @inlinable
-    mutating func resumeDrain(on thread: BFTrampoline.Token) -> (BFCallbacks<TResult>, BFTaskState<TResult>) {
+    mutating func resumeDrain(on thread: Trampoline.Token) -> (BFCallbacks<TResult>, BFTaskState<TResult>) {
         let found = phase.take()
         guard case .draining(let list, nil) = found else {
             preconditionFailure("BoltsStyle: no drain was enqueued (the task is \(found.name))")

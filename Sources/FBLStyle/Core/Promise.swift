@@ -22,6 +22,7 @@
 // closures, whose values need not be `Sendable` (as in the original), reach their queue through `nonisolated(unsafe)`.
 
 import Dispatch
+import PromisePlumbing
 
 /// The process-wide group every pending promise and every dispatched block belongs to (`DispatchGroup.promises`).
 @usableFromInline let promisesGroup = DispatchGroup()
@@ -39,7 +40,7 @@ public final class Promise<Value>: @unchecked Sendable {
     @usableFromInline typealias Resolution = Result<Value, any Error>
 
     /// Guards every field below but `handedOff` (PromiseLock.swift).
-    @usableFromInline let lock = PromiseLock()
+    @usableFromInline let lock = Lock()
     /// The phase (pending, draining or resolved) and the observers waiting (PromiseStateMachine.swift).
     @usableFromInline @exclusivity(unchecked) var machine: PromiseStateMachine<Value>
     /// The value, once fulfilled. Beside the machine, not in it: a `Value?` there costs `deinit` a metadata lookup.
@@ -136,7 +137,7 @@ public final class Promise<Value>: @unchecked Sendable {
         if let queue = observer.queue {
             queue.async(group: promisesGroup) { body(resolution) }
         } else {
-            ObserverTrampoline.current.run { body(resolution) }
+            ObserverTrampoline.current.runOrEnqueue { body(resolution) }
         }
     }
 

@@ -1,44 +1,31 @@
 // Barrier.swift: PromiseKitStyle's barrier, the lock behind `sync` (a read) and `sync(flags: .barrier)` (a write)
-// that guards every box's state (see Box.swift), built on a different primitive per platform.
+// that guards every box's state (see Box.swift), built on the shared primitives of PromisePlumbing (`Lock`, `Backoff`).
 //
-// Apple platforms: one `os_unfair_lock` for both calls, so readers take turns instead of overlapping. A waiter
+// Apple platforms: one `Lock` (an `os_unfair_lock`) for both calls, so readers take turns instead of overlapping. A waiter
 // donates its priority to the owner, so a low-priority thread inside the barrier is never starved by a high-priority
 // one waiting (the failure that retired `OSSpinLock`, which a spinning reader-writer word would repeat). Readers lose
-// little by taking turns: a read looks at the phase, copies the value out and never runs a handler. The lock must not
-// move while in use, so it is allocated once per box (one allocation more per promise). CI on Linux compiles and
-// tests this branch with the trait DarwinStandIns, against a stand-in `os_unfair_lock` (Sources/DarwinStandIns).
+// little by taking turns: a read looks at the phase, copies the value out and never runs a handler. The lock is
+// allocated once per box (one allocation more per promise; Lock.swift says why).
 //
 // Linux (glibc or musl): a reader-writer lock made of one atomic word stored inline in the box: `n > 0` means n
 // readers are inside, `-1` a writer; a reader enters by incrementing a non-negative word, a writer by swapping 0 for
 // -1. A waiter tries its exchange only after a plain load has seen the word let it in, so that waiting threads share
 // the word's cache line instead of taking it from each other on every try (the contended shape of B8, where every
-// registration is a write, is where that shows). Critical sections are a few loads and stores, so a waiter spins
-// `spinLimit` times and then yields the processor on every further try. It donates no priority; Linux's default scheduler shares the processor by weight rather than
-// strictly by priority, so a spinning waiter that yields cannot keep the owner from running.
+// registration is a write, is where that shows). A waiter backs off as the shared lock's do (`Backoff`, Lock.swift in
+// PromisePlumbing).
 //
 // Why not Synchronization.Mutex: docs/guide.md, "Why the locks are not Mutex".
 
-#if canImport(Darwin)
-    import Darwin
-#elseif DARWIN_STANDINS
-    import DarwinStandIns
-#else
-    import Synchronization
+import PromisePlumbing
 
-    #if canImport(Glibc)
-        import Glibc
-    #elseif canImport(Musl)
-        import Musl
-    #endif
+#if !canImport(Darwin) && !DARWIN_STANDINS
+    import Synchronization
 #endif
 
 #if canImport(Darwin) || DARWIN_STANDINS
-    /// The barrier on Apple platforms: one `os_unfair_lock`, taken by reads and writes alike.
-    ///
-    /// `@unchecked Sendable`: sharing it between threads is its purpose; `unfair` is written only by `init` and
-    /// `deinit`.
+    /// The barrier on Apple platforms: one `Lock`, taken by reads and writes alike.
     @usableFromInline
-    struct Barrier: ~Copyable, @unchecked Sendable {
+    struct Barrier: ~Copyable, Sendable {
         /// Exists only to spell a write `sync(flags: .barrier)`, PromiseKit's `DispatchQueue` call: the mechanism
         /// stays visible at every call site.
         @usableFromInline enum Flags {
@@ -46,32 +33,20 @@
             case barrier
         }
 
-        /// The lock, allocated once: an `os_unfair_lock` must not move while in use.
-        @usableFromInline let unfair: os_unfair_lock_t
+        /// The lock both calls take.
+        @usableFromInline let lock = Lock()
 
-        /// A free barrier, with its lock allocated.
-        @inlinable init() {
-            unfair = .allocate(capacity: 1)
-            unfair.initialize(to: os_unfair_lock())
-        }
-
-        deinit {
-            unfair.deinitialize(count: 1)
-            unfair.deallocate()
-        }
+        /// A free barrier.
+        @inlinable init() {}
 
         /// Runs `read` under the lock (readers take turns here; see the header).
         @inlinable func sync<V>(_ read: () -> V) -> V {
-            os_unfair_lock_lock(unfair)
-            defer { os_unfair_lock_unlock(unfair) }
-            return read()
+            lock.withLock(read)
         }
 
         /// Runs `write` under the lock, alone.
         @inlinable func sync<V>(flags: Flags, _ write: () -> V) -> V {
-            os_unfair_lock_lock(unfair)
-            defer { os_unfair_lock_unlock(unfair) }
-            return write()
+            lock.withLock(write)
         }
     }
 #else
@@ -93,13 +68,13 @@
 
         /// Runs `read` alongside other readers, never alongside a writer.
         @inlinable func sync<V>(_ read: () -> V) -> V {
-            var spins = 0
+            var backoff = Backoff()
             while true {
                 let seen = word.load(ordering: .relaxed)
                 if seen >= 0, word.compareExchange(expected: seen, desired: seen + 1, ordering: .acquiring).exchanged {
                     break
                 }
-                Barrier.backOff(&spins)
+                backoff.wait()
             }
             defer { word.wrappingSubtract(1, ordering: .releasing) }
             return read()
@@ -115,24 +90,15 @@
         /// Waits for the barrier to be free and then enters it as the writer, trying the exchange only after a
         /// plain load has seen the word free (see the header).
         @usableFromInline func writeContended() {
-            var spins = 0
+            var backoff = Backoff()
             while true {
                 if word.load(ordering: .relaxed) == 0,
                     word.compareExchange(expected: 0, desired: -1, ordering: .acquiring).exchanged
                 {
                     return
                 }
-                Barrier.backOff(&spins)
+                backoff.wait()
             }
-        }
-
-        /// How many times a waiter tries again before it yields the processor on every further try.
-        static let spinLimit = 64
-
-        /// Counts a failed try; once `spinLimit` tries have failed, yields the processor before each further one.
-        @usableFromInline static func backOff(_ spins: inout Int) {
-            if spins >= spinLimit { sched_yield() }
-            spins += 1
         }
     }
 #endif

@@ -12,6 +12,8 @@
 // `@exclusivity(unchecked)` (the barrier already makes access exclusive), and each write hands the barrier a local
 // function marked `@inline(__always)` rather than a closure literal, which the optimizer leaves out of line.
 
+import PromisePlumbing
+
 /// The state every ``Promise`` and ``Guarantee`` inherits: pending with its handlers, or sealed with a value
 /// (`R` is ``Result`` for a promise, `T` for a guarantee). All its members are internal; it is public only
 /// because the public promise types inherit from it, which saves one allocation per promise.
@@ -75,7 +77,7 @@ public class PMKBox<R>: @unchecked Sendable {
     }
 
     /// Runs `batch`, then the handlers piped while it ran, until a batch ran with none piped.
-    @inlinable final func drain(_ batch: Handlers<R>, with value: R, on trampoline: HandlerTrampoline) {
+    @inlinable final func drain(_ batch: Handlers<R>, with value: R, on trampoline: Trampoline) {
         @inline(__always) func afterBatch() -> Machine.DrainAction { machine.afterBatch() }
         trampoline.run(batch, with: value)
         while case .drainNext(let next) = barrier.sync(flags: .barrier, afterBatch) {

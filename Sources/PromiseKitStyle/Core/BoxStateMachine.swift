@@ -14,7 +14,7 @@
 //                            (Promises/A+ 2.2.6; PromiseKit runs them at once, the race the FIXME in its
 //                            `EmptyBox.seal` names).
 //   sealed                   Sealed and drained: nothing waits any more.
-// The value is in `storage` from the moment the box leaves `pending`: raw words (SealedStorage.swift), and payloads of
+// The value is in `storage` from the moment the box leaves `pending`: raw words (`RawStorage`, PromisePlumbing), and payloads of
 // closures and a token only, so that the unspecialized `PMKBox.deinit` never looks up generic metadata.
 //
 // TRANSITIONS (each returns what the box does next, outside the barrier)
@@ -40,6 +40,8 @@
 // 4. A transition moves the value and the list, never runs user code: the box runs handlers outside the barrier.
 
 /// A box's phase and sealed value, and the transitions between phases (see the file's header).
+import PromisePlumbing
+
 @usableFromInline
 struct BoxStateMachine<R> {
     /// Where the box is in its life; each case carries what exists only then.
@@ -49,7 +51,7 @@ struct BoxStateMachine<R> {
         case pending(Handlers<R>)
         /// Sealed, while the thread `drainer` runs the handlers it took (nil while that run is enqueued): the
         /// handlers piped meanwhile, which it runs next.
-        case draining(Handlers<R>, drainer: HandlerTrampoline.Token?)
+        case draining(Handlers<R>, drainer: Trampoline.Token?)
         /// Sealed and drained.
         case sealed
 
@@ -99,8 +101,8 @@ struct BoxStateMachine<R> {
 
     /// The phase; the class reads and writes it only under its barrier.
     @usableFromInline var phase: Phase = .pending(Handlers())
-    /// The value, an `R`, once the phase is not `pending` (see `SealedStorage`).
-    @usableFromInline var storage = SealedStorage()
+    /// The value, an `R`, once the phase is not `pending` (see `RawStorage`).
+    @usableFromInline var storage = RawStorage()
 
     /// A pending box's state. Always inlined: `PMKBox.init` is not specialized.
     @inlinable @inline(__always) init() {}
@@ -132,7 +134,7 @@ struct BoxStateMachine<R> {
     /// Piping `handler`. `thread` (the calling thread's token) is evaluated only while the box drains. Always inlined,
     /// as are `settle` and `afterBatch`: each is all the box does inside its barrier's write.
     @inlinable @inline(__always) mutating func register(
-        _ handler: @escaping (R) -> Void, on thread: @autoclosure () -> HandlerTrampoline.Token
+        _ handler: @escaping (R) -> Void, on thread: @autoclosure () -> Trampoline.Token
     ) -> RegisterAction {
         switch phase {
         case .pending:
@@ -150,7 +152,7 @@ struct BoxStateMachine<R> {
 
     /// Sealing with `value` on the thread `thread`; `deep` says that thread is at the trampoline's depth limit.
     @inlinable @inline(__always) mutating func settle(
-        _ value: R, on thread: HandlerTrampoline.Token, deep: Bool
+        _ value: R, on thread: Trampoline.Token, deep: Bool
     ) -> SettleAction {
         switch phase {
         case .pending(let waiting) where waiting.isEmpty:
@@ -186,7 +188,7 @@ struct BoxStateMachine<R> {
     }
 
     /// The drain that `settle` enqueued starts on the thread `thread`: returns the handlers to run and the value.
-    @inlinable mutating func resumeDrain(on thread: HandlerTrampoline.Token) -> (batch: Handlers<R>, value: R) {
+    @inlinable mutating func resumeDrain(on thread: Trampoline.Token) -> (batch: Handlers<R>, value: R) {
         guard case .draining(let waiting, nil) = phase else {
             preconditionFailure("PromiseKitStyle: no drain was enqueued (the box is \(phase.name))")
         }

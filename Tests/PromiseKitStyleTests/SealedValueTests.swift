@@ -4,7 +4,7 @@ import Testing
 
 /// A sealed value lives in raw words inside the box (inline) or behind a pointer (too large or over-aligned).
 @Suite("Sealed value storage")
-struct SealedStorageTests {
+struct SealedValueTests {
     @Test func valuesOfEverySizeRoundTrip() throws {
         #expect(try Promise.value(7).result?.get() == 7)
         #expect(
