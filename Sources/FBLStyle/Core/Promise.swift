@@ -73,16 +73,15 @@ public final class Promise<Value>: @unchecked Sendable {
     /// Settles `self` once: lock, settle the machine and store the resolution, unlock, run the observers taken out.
     @inlinable func resolve(_ resolution: Resolution) {
         lock.lock()
-        switch machine.settle() {
-        case .alreadySettled:
+        let action = machine.settle()
+        if case .alreadySettled = action {
             lock.unlock()
             return
-        case .settledWithoutWaiters:
-            storeAndUnlock(resolution)
-        case .drain(let batch):
-            storeAndUnlock(resolution)
-            drain(batch, with: resolution)
         }
+        store(resolution)
+        operationTask = nil
+        lock.unlock()
+        if case .drain(let batch) = consume action { drain(batch, with: resolution) }
         // Leave only after the observers' blocks have entered the group, so that the group never looks idle early.
         promisesGroup.leave()
     }
@@ -141,13 +140,6 @@ public final class Promise<Value>: @unchecked Sendable {
         }
     }
 
-    /// Records `resolution` in `fulfilledValue` or `rejectionError`, lets go of `operationTask`, and unlocks.
-    @inlinable func storeAndUnlock(_ resolution: Resolution) {
-        store(resolution)
-        operationTask = nil
-        lock.unlock()
-    }
-
     /// Records `resolution` in `fulfilledValue` or `rejectionError` (under the lock, or in an initializer).
     @inlinable func store(_ resolution: Resolution) {
         switch resolution {
@@ -165,12 +157,6 @@ public final class Promise<Value>: @unchecked Sendable {
     /// The resolution, or `nil` while pending.
     @inlinable var currentResolution: Resolution? {
         lock.withLock { machine.isPending ? nil : storedResolution }
-    }
-
-    /// The resolution, or `nil` while pending or while the resolving thread is still handing observers theirs
-    /// (draining): a block dispatched straight to its queue must not overtake blocks registered before it.
-    @inlinable var readyResolution: Resolution? {
-        lock.withLock { machine.isResolved ? storedResolution : nil }
     }
 
     // MARK: Creating

@@ -1,11 +1,9 @@
 import Dispatch
 
-// `then` is the hot path, so each overload has a fast path for a promise that is already resolved: it hands one block
-// straight to the queue, capturing the work, the chained promise and the resolution, instead of first wrapping them
-// in an observer closure. On a pending promise it registers `handle` as an observer like every other operator.
-// The three bodies differ in one line and are written out on purpose: one shared body taking that line as a closure
-// cost one allocation more per `then` on a resolved promise, because the closure's context is allocated on top of
-// `handle`'s (docs/benchmarks.md, "What the performance passes changed", has the measurement).
+// Promise+Then.swift: `then`, and its handler `handle`, the observer that runs the user's block with the value and
+// settles the promise `then` returned. It is registered with `observe` (Promise.swift), whose state machine alone
+// decides whether it waits or runs now. The three bodies differ in one line and are written out on purpose: one
+// shared body taking that line as a closure would allocate that closure's context on top of `handle`'s.
 
 extension Promise {
     /// The block type of `then`: receives the value `self` was fulfilled with.
@@ -26,8 +24,7 @@ extension Promise {
         _ work: @escaping Then<Promise<Result>>
     ) -> Promise<Result> {
         let promise = Promise<Result>(pending: ())
-        nonisolated(unsafe) let work = work
-        @Sendable func handle(_ resolution: Resolution) {
+        func handle(_ resolution: Resolution) {
             switch resolution {
             case .success(let stored):
                 let value = Self.valueForBlocks(stored)
@@ -40,12 +37,7 @@ extension Promise {
                 promise.reject(error)
             }
         }
-        if let resolution = readyResolution {
-            nonisolated(unsafe) let resolution = resolution
-            queue.async(group: promisesGroup) { handle(resolution) }
-        } else {
-            observe(on: queue, handle)
-        }
+        observe(on: queue, handle)
         return promise
     }
 
@@ -64,8 +56,7 @@ extension Promise {
         _ work: @escaping Then<Result>
     ) -> Promise<Result> {
         let promise = Promise<Result>(pending: ())
-        nonisolated(unsafe) let work = work
-        @Sendable func handle(_ resolution: Resolution) {
+        func handle(_ resolution: Resolution) {
             switch resolution {
             case .success(let stored):
                 let value = Self.valueForBlocks(stored)
@@ -78,12 +69,7 @@ extension Promise {
                 promise.reject(error)
             }
         }
-        if let resolution = readyResolution {
-            nonisolated(unsafe) let resolution = resolution
-            queue.async(group: promisesGroup) { handle(resolution) }
-        } else {
-            observe(on: queue, handle)
-        }
+        observe(on: queue, handle)
         return promise
     }
 
@@ -102,8 +88,7 @@ extension Promise {
         _ work: @escaping Then<Void>
     ) -> Promise {
         let promise = Promise(pending: ())
-        nonisolated(unsafe) let work = work
-        @Sendable func handle(_ resolution: Resolution) {
+        func handle(_ resolution: Resolution) {
             switch resolution {
             case .success(let stored):
                 let value = Self.valueForBlocks(stored)
@@ -117,12 +102,7 @@ extension Promise {
                 promise.reject(error)
             }
         }
-        if let resolution = readyResolution {
-            nonisolated(unsafe) let resolution = resolution
-            queue.async(group: promisesGroup) { handle(resolution) }
-        } else {
-            observe(on: queue, handle)
-        }
+        observe(on: queue, handle)
         return promise
     }
 }
