@@ -1,5 +1,5 @@
 // The floor of B8 "contended": an array that T threads append to under one lock made of one atomic word, the kind of
-// lock each style uses on Linux (BoltsStyle's BFLock, FBLStyle's PromiseLock, PromiseKitStyle's barrier for a
+// lock each style uses on Linux (the shared Lock of BoltsStyle and FBLStyle, PromiseKitStyle's barrier for a
 // writer): a compare-and-exchange takes it, a store releases it, and a waiter tries the exchange again only after a
 // plain load has seen it free, spinning 64 tries and then yielding the processor before each further one. The floor is
 // then what every registration on a promise must do at least (take a lock, append a callback) and nothing more.

@@ -21,7 +21,7 @@ extension BFTask {
     private func waitUntilCompleted(deadline: DispatchTime) -> Bool {
         if completed { return true }
         // Work enqueued on this thread's trampoline may be what completes this task.
-        BFTrampoline.current.drainBeforeBlocking()
+        BFTrampoline.current.runEnqueuedBeforeBlocking()
         if completed { return true }
         // The waiter is just one more callback: the semaphore exists only while someone waits.
         let semaphore = DispatchSemaphore(value: 0)

@@ -1,7 +1,7 @@
-/// Collects the outcomes of `whenAll`'s input tasks by index and completes the combined task once
-/// the last one arrives. Callbacks capture the collector, not the tasks, so no cycle is formed.
 import PromisePlumbing
 
+/// Collects the outcomes of `whenAll`'s input tasks by index and completes the combined task once
+/// the last one arrives. Callbacks capture the collector, not the tasks, so no cycle is formed.
 private final class BFWhenAllCollector<TResult, R>: @unchecked Sendable {
     private let lock = Lock()
     private var outcomes: [BFTaskState<TResult>]

@@ -151,7 +151,7 @@ package struct Trampoline {
         state.pointee.depth += 1
         if isMarked { state.pointee.markedDepth += 1 }
         work()
-        if state.pointee.depth == 1 && !state.pointee.enqueued.isEmpty { drain() }
+        if state.pointee.depth == 1 && !state.pointee.enqueued.isEmpty { runEnqueued() }
         state.pointee.depth -= 1
         if isMarked { state.pointee.markedDepth -= 1 }
     }
@@ -167,7 +167,7 @@ package struct Trampoline {
     }
 
     /// Runs the enqueued work, in order, and what it enqueues in turn, until none is left.
-    @usableFromInline func drain() {
+    @usableFromInline func runEnqueued() {
         // Two arrays take turns: the batch being run and `enqueued` collecting what it enqueues. Both keep their
         // storage (up to a bound), so a long chain does not allocate an array per batch.
         var batch: [EnqueuedWork] = []
@@ -182,11 +182,11 @@ package struct Trampoline {
 
     /// Drains the enqueued work before the thread blocks waiting for a promise: the work might be what settles it,
     /// and would otherwise wait forever (BoltsStyle's `waitUntilCompleted`).
-    package func drainBeforeBlocking() {
+    package func runEnqueuedBeforeBlocking() {
         guard !state.pointee.enqueued.isEmpty else { return }
         let saved = state.pointee.depth
         state.pointee.depth = 1  // as in the outermost inline run: work run by the drain does not drain again
-        drain()
+        runEnqueued()
         state.pointee.depth = saved
     }
 

@@ -24,7 +24,7 @@ struct ArticleCodeTests {
             file: "Tests/ToyModels/QueueBox.swift", region: "queue-box",
             article: "Sources/PromiseKitStyle/PromiseKitStyle.docc/HowTheHandlerQueueWorks.md"),
         Shown(
-            file: "Sources/PromiseKitStyle/Hop.swift", region: "hop-call",
+            file: "Sources/PromiseKitStyle/Core/Hop.swift", region: "hop-call",
             article: "Sources/PromiseKitStyle/PromiseKitStyle.docc/HowTheHandlerQueueWorks.md"),
         Shown(
             file: "Tests/ToyModels/ToyPromise.swift", region: "toy-promise",

@@ -58,14 +58,8 @@ private let limits = [
             "BFExecutor/immediate", "BFExecutor/mainThread",
         ]),
     Limit(
-        description: "BoltsStyle's spin limit", module: "BoltsStyle", constant: "spinLimit",
-        subjects: ["BFLock"]),
-    Limit(
-        description: "PromiseKitStyle's spin limit", module: "PromiseKitStyle", constant: "spinLimit",
-        subjects: ["Barrier", "barrier"]),
-    Limit(
-        description: "FBLStyle's spin limit", module: "FBLStyle", constant: "spinLimit",
-        subjects: ["PromiseLock"]),
+        description: "the shared lock's spin limit", module: "PromisePlumbing", constant: "spinLimit",
+        subjects: ["Lock", "lock", "Barrier", "barrier", "Backoff"]),
     Limit(
         description: "PromiseKitStyle's inline depth", module: "PromiseKitStyle", constant: "inlineDepthLimit",
         subjects: ["`on: nil`", "HandlerTrampoline", "inlineDepthLimit", "PromiseKitStyle", "handler"]),
@@ -215,8 +209,8 @@ private var spinStatements: [Regex<AnyRegexOutput>] {
         #expect(named("`.default`: 21 nested runs inline; `.immediate`: past ") == ["BoltsStyle's .immediate depth"])
         #expect(named("alt .default (") == ["BoltsStyle's .default depth"])
         #expect(named("With `on: nil`, the closure runs inline. Past ") == ["PromiseKitStyle's inline depth"])
-        #expect(named("A contended thread on the BFLock spins and, ", spin: true) == ["BoltsStyle's spin limit"])
-        #expect(named("`.immediate` runs inline; a waiter ", spin: true).count == 3)
+        #expect(named("A contended thread on the Lock spins and, ", spin: true) == ["the shared lock's spin limit"])
+        #expect(named("`.immediate` runs inline; a waiter ", spin: true) == ["the shared lock's spin limit"])
         #expect(named("nothing at all ").isEmpty)
         let later = Statement(
             place: "", number: 21, before: "Past ", after: " levels of its own, `.default` hops", isSpin: false)

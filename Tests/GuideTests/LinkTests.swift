@@ -48,8 +48,8 @@ private struct Declaration {
     }
 }
 
-/// The name a link label's first code span names, unless that span is a file name: `BFTrampoline.drainBeforeBlocking` names
-/// `drainBeforeBlocking`, `waitForPromises(timeout:)` names `waitForPromises`, `.main` names `main`.
+/// The name a link label's first code span names, unless that span is a file name: `BFTrampoline.runEnqueuedBeforeBlocking` names
+/// `runEnqueuedBeforeBlocking`, `waitForPromises(timeout:)` names `waitForPromises`, `.main` names `main`.
 private func symbol(of label: String) -> String? {
     for span in label.matches(of: /`([^`]+)`/).map({ String($0.output.1) }) {
         if span.hasSuffix(".swift") || span.hasSuffix(".md") || span.contains("/") { continue }

@@ -60,8 +60,8 @@ import Testing
         #expect(seen == [2, 1, 0])
     }
 
-    /// Work enqueued outside any run waits for the next outermost run, or for `drainBeforeBlocking`.
-    @Test func drainBeforeBlockingRunsWhatWasEnqueued() async {
+    /// Work enqueued outside any run waits for the next outermost run, or for `runEnqueuedBeforeBlocking`.
+    @Test func runEnqueuedBeforeBlockingRunsWhatWasEnqueued() async {
         let (before, after, depth) = await SmallStackThread.run {
             var log: [Int] = []
             let trampoline = Self.shallow.current
@@ -71,7 +71,7 @@ import Testing
                 trampoline.enqueue { log.append(3) }
             }
             let before = log
-            trampoline.drainBeforeBlocking()
+            trampoline.runEnqueuedBeforeBlocking()
             return (before, log, trampoline.depth)
         }
         #expect(before.isEmpty)

@@ -4,8 +4,8 @@
 // after unlocking: callbacks never run under the lock, so one may add continuations or complete other tasks. All else
 // (continuations, whenAll, delays, async) adds a callback to a task (`addCallback`) or settles one (`trySetState`).
 //
-// The measured optimisations, each behind its name: `BFLock` (one atomic word inline in the task on Linux, so a task
-// is one allocation), `BFStateStorage` (the outcome as a tag, an error and raw words, so the unspecialized `deinit`
+// The measured optimisations, each behind its name: `Lock` (PromisePlumbing: one atomic word inline in the task on
+// Linux, so a task is one allocation), `BFStateStorage` (the outcome as a tag, an error and raw words, so the unspecialized `deinit`
 // needs no generic metadata), `BFCallbacks` (no array before the second callback) and `BFTrampoline` (a task settled
 // past `.immediate`'s depth limit enqueues its drain there; a dropped pending chain is released one task at a time).
 // The hot paths are `@inlinable`, so clients get them specialized for their `TResult`; the fields the lock guards are

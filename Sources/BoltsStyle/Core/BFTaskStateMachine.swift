@@ -1,6 +1,7 @@
 // BFTaskStateMachine.swift: the rules of a task's completion, as one value that changes only under the task's lock.
 //
-// Names: `settle` is Bolts' trySetState, the list is `BFCallbacks`, the lock `BFLock`, the trampoline `BFTrampoline`.
+// Names: `settle` is Bolts' trySetState, the list is `BFCallbacks`, the lock `Lock` (PromisePlumbing), the trampoline
+// `BFTrampoline`.
 //
 // The phase says who waits for the outcome:
 // - `pending(list)`: no outcome yet; `list` holds the callbacks registered so far, in order.
@@ -42,10 +43,10 @@
 // task's unspecialized `deinit` look up generic metadata. Every payload here (closures, arrays of closures, a token)
 // has a layout that does not depend on `TResult`, for the same reason.
 
-/// A task's phase and outcome, with the transitions between phases. The owning ``BFTask`` calls every transition under
-/// its lock and performs the returned action outside it.
 import PromisePlumbing
 
+/// A task's phase and outcome, with the transitions between phases. The owning ``BFTask`` calls every transition under
+/// its lock and performs the returned action outside it.
 @usableFromInline
 struct BFTaskStateMachine<TResult> {
     /// Who waits for the outcome; see the file's header.

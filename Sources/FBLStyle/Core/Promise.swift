@@ -39,7 +39,7 @@ public final class Promise<Value>: @unchecked Sendable {
     /// The outcome of a resolved promise.
     @usableFromInline typealias Resolution = Result<Value, any Error>
 
-    /// Guards every field below but `handedOff` (PromiseLock.swift).
+    /// Guards every field below but `handedOff` (`Lock`, PromisePlumbing).
     @usableFromInline let lock = Lock()
     /// The phase (pending, draining or resolved) and the observers waiting (PromiseStateMachine.swift).
     @usableFromInline @exclusivity(unchecked) var machine: PromiseStateMachine<Value>

@@ -1,28 +1,40 @@
-// PromiseStateMachine.swift: the state of one promise as one value, its phase, and the transitions between phases.
-// Promise.swift takes the lock, calls one transition, unlocks and then performs the action the transition returned.
-// Words: settle = Google's "resolve" (`fulfill` or `reject`); the list = `ObserverList`; the lock = `PromiseLock`
-// (FBLPromise's `@synchronized`); the trampoline = `ObserverTrampoline` (inline observers only).
+// PromiseStateMachine.swift: the rules of a promise's resolution, as one value that changes only under the promise's
+// lock. Promise.swift takes the lock, calls one transition, unlocks and then performs the action the transition
+// returned.
 //
-// PHASES
-//   pending(observers)   not resolved; `observers` wait for the resolution, in registration order.
-//   draining(observers)  resolved; the resolving thread still runs the batch of observers it took out, and
-//                        `observers` collects those registered meanwhile, to run next, so that none overtakes an
-//                        earlier one (Promises/A+ 2.2.6).
-//   resolved             resolved, and every observer has been handed the resolution: nothing waits any more.
+// Names: `settle` is Google's "resolve" (`fulfill` or `reject`), the list is `ObserverList`, the lock `Lock`
+// (FBLPromise's `@synchronized`), the trampoline `ObserverTrampoline` (inline observers only).
 //
-// TRANSITIONS (under the promise's lock; none runs user code; each returns what the promise does after unlocking)
-//   register        pending, draining -> same phase, the observer appended: `.wait`.  resolved -> `.runNow`.
-//   settle          pending, no observer -> resolved: `.settledWithoutWaiters`.
-//                   pending(observers) -> draining(none yet): `.drain(observers)`.
-//                   draining, resolved -> unchanged: `.alreadySettled` (a second fulfill or reject changes nothing).
-//   afterBatch      draining(none) -> resolved: `.stopDraining`; draining(registered) -> draining(none):
-//                   `.drainNext(registered)`. FBL stops draining AFTER a batch, once a batch left nobody behind.
-//   takeForRelease  pending(observers) -> resolved, for `deinit`: the observers, for the trampoline to let go of.
+// The phase says who waits for the resolution:
+// - `pending(list)`: not resolved; `list` holds the observers registered so far, in order.
+// - `draining(list)`: resolved; the resolving thread is running the batch of observers it took, and `list` collects
+//   those registered meanwhile, to run next, so that none overtakes an earlier one (Promises/A+ 2.2.6).
+// - `resolved`: nothing waits; an observer registered from now on runs at once (on its queue).
 //
-// THE RULE "NONE NESTED" (FBL's, unlike Bolts and PromiseKit): while the resolving thread drains, every registration
-// waits, even one that thread makes itself from inside an observer it runs. It runs after the batch, in its turn, never
-// nested inside the observer that registered it. Bolts and PromiseKit run such a callback at once, nested
-// (`.runNowOnDrainer`); FBL has no such case, so its machine needs no token of the draining thread.
+// Transitions run under the promise's lock and never run user code; each returns what the promise does after
+// unlocking:
+//
+//     from                        transition          action                    to
+//     pending(list)               register            .wait                     pending(list + observer)
+//     pending([])                 settle              .settledWithoutWaiters    resolved
+//     pending(list)               settle              .drain(list)              draining([])
+//     draining(list)              register            .wait                     draining(list + observer)
+//     draining([])                afterBatch          .stopDraining             resolved
+//     draining(list)              afterBatch          .drainNext(list)          draining([])
+//     draining or resolved        settle              .alreadySettled           unchanged
+//     resolved                    register            .runNow                   unchanged
+//     pending(list)               takeForRelease      list, for `deinit`        resolved
+//
+// So the resolution is stored once (of racing `settle`s exactly one wins), and every observer of a promise that
+// resolves receives it once, in registration order. A promise freed while pending hands its observers to `deinit`,
+// which lets go of them unrun through the trampoline. Two rules set FBLStyle's order apart from the other styles, and
+// keep Google's:
+// - "none nested": while the resolving thread drains, every registration waits, even one that thread makes itself
+//   from inside an observer it runs. It runs after the batch, in its turn, never nested inside the observer that
+//   registered it. Bolts and PromiseKit run such a callback at once, nested (`.runNowOnDrainer`); FBL has no such
+//   case, so its machine needs no token of the draining thread.
+// - `afterBatch`: draining stops AFTER a batch, once a batch left nobody behind (as PromiseKitStyle; Bolts stops before
+//   its last callback).
 //
 // The resolution itself (value or error) stays in two fields of the promise, not here: a generic struct holding a
 // `Value?` costs the unspecialized `deinit` a lookup of its metadata; the phase's payloads are closures and an array,
@@ -96,18 +108,9 @@
         if case .resolved = phase { true } else { false }
     }
 
-    /// Takes the phase out and leaves `.resolved` in its place, so that a list taken out of it is the only copy:
-    /// appending to it then does not copy its array. Each transition switches over what this returns and stores the
-    /// next phase.
-    @inlinable @inline(__always) mutating func takePhase() -> Phase {
-        var taken = Phase.resolved
-        swap(&taken, &phase)
-        return taken
-    }
-
     /// Registers `observer`: it waits while the promise is pending or draining, and runs now once it is resolved.
     @inlinable mutating func register(_ observer: Promise<Value>.Observer) -> RegisterAction {
-        switch takePhase() {
+        switch phase.take() {
         case .pending(var observers):
             observers.append(observer)
             phase = .pending(observers)
@@ -126,7 +129,7 @@
 
     /// Settles the promise (Google's "resolve"): the first call takes the observers out; any later one changes nothing.
     @inlinable mutating func settle() -> SettleAction {
-        switch takePhase() {
+        switch phase.take() {
         case .pending(let observers):
             if observers.isEmpty {
                 phase = .resolved
@@ -146,7 +149,7 @@
     /// Called by the resolving thread after it ran a batch: stops draining after the batch if nobody registered
     /// meanwhile, and otherwise hands it those who did.
     @inlinable mutating func afterBatch() -> DrainAction {
-        switch takePhase() {
+        switch phase.take() {
         case .draining(let registered):
             if registered.isEmpty {
                 phase = .resolved
@@ -161,10 +164,22 @@
 
     /// For the `deinit` of a pending promise: takes its observers out (the machine is then `resolved`), so that the
     /// caller holds their last reference; `nil` if none waits or the promise is not pending. (Not through
-    /// `takePhase()`: `deinit` runs unspecialized, where `swap` would look up the metadata of `Phase`.)
+    /// `Phase.take()`: `deinit` runs unspecialized, where moving the whole phase would look up the metadata of
+    /// `Phase`.)
     @inlinable @inline(__always) mutating func takeForRelease() -> Observers? {
         guard case .pending(let observers) = phase, !observers.isEmpty else { return nil }
         phase = .resolved
         return observers
+    }
+}
+
+extension PromiseStateMachine.Phase {
+    /// Moves the phase out, leaving `.resolved` until the transition stores the next one: a list taken out of it is
+    /// then the only copy, so appending to it does not copy its array.
+    @inlinable @inline(__always)
+    mutating func take() -> Self {
+        let taken = consume self
+        self = .resolved
+        return taken
     }
 }

@@ -1,47 +1,54 @@
-// BoxStateMachine.swift: the whole mutable state of a box (every `Promise` and `Guarantee`) and every rule that
-// changes it. No lock, no thread, no handler run here: `PMKBox` calls each transition inside its barrier's write and
-// performs the action the transition returns after leaving the barrier (Box.swift).
+// BoxStateMachine.swift: the rules of a box's sealing (every `Promise` and `Guarantee`), as one value that changes only
+// inside the box's barrier.
 //
-// Names: settle = PromiseKit's `seal`; the list = `Handlers`; the lock = `Barrier`, in place of PromiseKit's
-// concurrent `DispatchQueue` per promise; the trampoline = `HandlerTrampoline`; the phase = PromiseKit's `Sealant`
+// Names: `settle` is PromiseKit's `seal`, the list is `Handlers`, the lock `Barrier` (in place of PromiseKit's
+// concurrent `DispatchQueue` per promise), the trampoline `HandlerTrampoline`; the phase is PromiseKit's `Sealant`
 // (`pending(Handlers)`, `resolved(R)`) with one phase more, `draining`.
 //
-// PHASES
-//   pending(list)            Not sealed. `list` holds the handlers piped so far.
-//   draining(list, drainer)  Sealed; the sealing thread, `drainer`, is still running the handlers it took (nil while
-//                            that run waits, enqueued, on its trampoline). `list` collects the handlers other threads
-//                            pipe meanwhile; the drainer runs them next, so none overtakes one piped before it
-//                            (Promises/A+ 2.2.6; PromiseKit runs them at once, the race the FIXME in its
-//                            `EmptyBox.seal` names).
-//   sealed                   Sealed and drained: nothing waits any more.
-// The value is in `storage` from the moment the box leaves `pending`: raw words (`RawStorage`, PromisePlumbing), and payloads of
-// closures and a token only, so that the unspecialized `PMKBox.deinit` never looks up generic metadata.
+// The phase says who waits for the value:
+// - `pending(list)`: not sealed; `list` holds the handlers piped so far, in order.
+// - `draining(list, drainer)`: sealed; the thread `drainer` is running the handlers it took (nil while that run is
+//   enqueued on the trampoline), and `list` collects those other threads pipe meanwhile: the drainer runs them next,
+//   so that none overtakes one piped before it (Promises/A+ 2.2.6; PromiseKit runs them at once, the race the FIXME
+//   in its `EmptyBox.seal` names).
+// - `sealed`: nothing waits; a handler piped from now on runs at once on the piping thread.
 //
-// TRANSITIONS (each returns what the box does next, outside the barrier)
-//   register(handler, on:)    pending, or draining on another thread: `.wait` (appended). Sealed: `.runNow(value)`.
-//                             Draining on this very thread (a handler of this box piped it): `.runNowOnDrainer(value)`,
-//                             at once, nested, ahead of the handlers waiting, as in PromiseKit: if handler A pipes C
-//                             while B waits, the order is A, C, B (unless the thread is at the trampoline's depth
-//                             limit: the box runs C through the trampoline, which then enqueues it, after B).
-//   settle(value, on:, deep:) pending: stores the value, then `.settledWithoutWaiters` (sealed), `.drain(list)`
-//                             (draining on this thread) or, at the trampoline's depth limit, `.enqueueDrain` (draining,
-//                             no drainer yet). Any other phase: `.alreadySettled`, changing nothing.
-//   afterBatch()              This style's rule: draining stops AFTER a batch (PromiseKit's `seal` runs its one batch
-//                             and stops; Bolts stops before its last callback). `.drainNext(list)` if handlers were
-//                             piped while the batch ran, else `.stopDraining` (sealed).
-//   resumeDrain(on:)          the enqueued drain starts on this thread, which becomes the drainer and takes the list.
-//   takeForRelease()          for `deinit`: the handlers of a box dropped while pending, or nil (the value destroyed).
+// Transitions run inside the barrier's write and never run user code; each returns what the box does after leaving
+// the barrier (Box.swift). "me" is the thread calling the transition:
 //
-// INVARIANTS
-// 1. The value is stored once, when the box leaves `pending`, and never changes; no phase returns to `pending`.
-// 2. Handlers are kept only in `pending` and `draining`.
-// 3. Every handler piped runs once, with the value: in the order piped, but for `.runNowOnDrainer`. A box freed while
-//    pending runs none; its `deinit` releases them through the trampoline, one at a time.
-// 4. A transition moves the value and the list, never runs user code: the box runs handlers outside the barrier.
+//     from                        transition          action                    to
+//     pending(list)               register            .wait                     pending(list + handler)
+//     pending([])                 settle              .settledWithoutWaiters    sealed
+//     pending(list)               settle              .drain(list)              draining([], me)
+//     pending(list)               settle, deep        .enqueueDrain             draining(list, nil)
+//     draining(list, nil)         resumeDrain         (list, value)             draining([], me)
+//     draining(list, not me)      register            .wait                     draining(list + handler, not me)
+//     draining(list, me)          register            .runNowOnDrainer          unchanged
+//     draining([], drainer)       afterBatch          .stopDraining             sealed
+//     draining(list, drainer)     afterBatch          .drainNext(list)          draining([], drainer)
+//     draining or sealed          settle              .alreadySettled           unchanged
+//     sealed                      register            .runNow                   unchanged
+//     pending(list)               takeForRelease      list, for `deinit`        pending([])
+//
+// So the value is stored once, when the box leaves `pending`, and never changes; every handler piped to a box that
+// seals runs once, with the value, in the order piped but for `.runNowOnDrainer`. A box freed while pending runs none:
+// `takeForRelease` hands its list to `deinit`, which releases the handlers unrun through the trampoline, one at a
+// time. Two rules set PromiseKitStyle's order apart from the other styles, and keep PromiseKit's:
+// - `.runNowOnDrainer`: a handler the drainer pipes itself (from a handler it runs) runs at once, nested, ahead of the
+//   handlers waiting: if handler A pipes C while B waits, the order is A, C, B (unless the thread is at the
+//   trampoline's depth limit: the box runs C through the trampoline, which then enqueues it, after B).
+// - `afterBatch`: draining stops AFTER a batch (PromiseKit's `seal` runs its one batch and stops; Bolts stops before
+//   its last callback): `.drainNext(list)` if handlers were piped while the batch ran, else `.stopDraining`.
+// `settle` is deep when the sealing thread is at the trampoline's depth limit: the drain is enqueued on the thread's
+// trampoline, which calls `resumeDrain` once the stack has unwound; until then every registration waits.
+//
+// The value is in `storage` from the moment the box leaves `pending`: raw words (`RawStorage`, PromisePlumbing). Every
+// payload of the phase (closures, a token) has a layout that does not depend on `R`, so that the unspecialized
+// `PMKBox.deinit` never looks up generic metadata.
 
-/// A box's phase and sealed value, and the transitions between phases (see the file's header).
 import PromisePlumbing
 
+/// A box's phase and sealed value, and the transitions between phases (see the file's header).
 @usableFromInline
 struct BoxStateMachine<R> {
     /// Where the box is in its life; each case carries what exists only then.
@@ -207,20 +214,30 @@ struct BoxStateMachine<R> {
         return waiting
     }
 
-    /// Appends `handler` to the list of a pending or draining box, in place: the phase lets go of the list while it
-    /// grows (holding `.sealed` for that instant, unseen outside the barrier), so its array is never copied.
+    /// Appends `handler` to the list of a pending or draining box, in place: the list is moved out of the phase while
+    /// it grows (`Phase.take()`), so its array is never copied.
     @inlinable mutating func append(_ handler: @escaping (R) -> Void) {
-        switch phase {
+        switch phase.take() {
         case .pending(var waiting):
-            phase = .sealed
             waiting.append(handler)
             phase = .pending(waiting)
         case .draining(var waiting, let drainer):
-            phase = .sealed
             waiting.append(handler)
             phase = .draining(waiting, drainer: drainer)
         case let found:
             preconditionFailure("PromiseKitStyle: a sealed box keeps no handlers (the box is \(found.name))")
         }
+    }
+}
+
+extension BoxStateMachine.Phase {
+    /// Moves the phase out, leaving `.sealed` (unseen outside the barrier) until the transition stores the next one: a
+    /// list taken out of it is then the only copy, so appending to it does not copy its array. Only the transitions
+    /// that change a list take the phase; the others read it in place.
+    @inlinable @inline(__always)
+    mutating func take() -> Self {
+        let taken = consume self
+        self = .sealed
+        return taken
     }
 }

@@ -10,9 +10,9 @@
 // The handoff is not generic either (its methods are): destroying a stored `Handoff<Value>` made the same `deinit`
 // look up `Handoff<Value>`'s metadata instead.
 
-/// A slot for one value on its way from the thread that runs a handler to the block that handler sends to its queue.
 import PromisePlumbing
 
+/// A slot for one value on its way from the thread that runs a handler to the block that handler sends to its queue.
 @usableFromInline
 struct Handoff {
     /// The value's bytes, or a pointer to it, while `holdsValue`.
