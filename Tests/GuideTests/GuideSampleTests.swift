@@ -49,8 +49,7 @@ private let sampleFiles = [
     "Sources/PromiseTour/FBLStore.swift", "Sources/PromiseTour/AsyncStore.swift",
     "Sources/PromiseTour/BoltsScenarios.swift", "Sources/PromiseTour/PromiseKitScenarios.swift",
     "Sources/PromiseTour/FBLScenarios.swift", "Sources/PromiseTour/AsyncScenarios.swift",
-    "Sources/PromiseTour/GCDScenarios.swift", "Tests/ToyModels/ToyTask.swift", "Tests/ToyModels/QueueBox.swift",
-    "Tests/ToyModels/ToyPromise.swift",
+    "Sources/PromiseTour/GCDScenarios.swift",
 ]
 
 @Suite("docs/guide.md shows the tested code")

@@ -4,7 +4,7 @@ import Foundation
 /// `// guide:begin name` and `// guide:end name`, with the indentation common to all of them removed.
 ///
 /// docs/guide.md marks each copy with `<!-- sample: file#name -->` (GuideSampleTests checks them); the toy models'
-/// regions and the Swift Task adapter's are also shown in the DocC articles (ArticleCodeTests checks those).
+/// regions and the Swift Task adapter's are shown in the DocC articles instead (ArticleCodeTests checks those).
 public enum SampleRegions {
     /// The root of the package, found from this file's path.
     public static let packageRoot = URL(fileURLWithPath: #filePath)

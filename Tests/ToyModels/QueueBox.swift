@@ -3,8 +3,8 @@
 // barrier's two calls but makes it a lock of the box's own. What the toy leaves out (the trampoline of long inline
 // chains, the iterative release of a dropped chain, the `returnedSelf` check of `then`, cancellation, `when` and
 // `race`) is what the conformance matrix in docs/guide.md shows it missing. The region between the guide markers is
-// shown verbatim in the guide and in the DocC article "How the handler queue works" (GuideSampleTests and
-// ArticleCodeTests check both).
+// shown verbatim in the DocC article "How the handler queue works" (ArticleCodeTests checks it), beside the core's
+// invariants.
 import Dispatch
 
 // guide:begin queue-box

@@ -3,8 +3,7 @@
 // What the toy leaves out (the inline hand-overs and their drain loop, the iterative release of a dropped chain, the
 // cycle check Google's original lacks too, the error-valued fulfilment rule, the combinators) is what the
 // conformance matrix in docs/guide.md shows it missing. The region between the guide markers is shown verbatim in the
-// guide and in the DocC article "How observers and the global group work" (GuideSampleTests and ArticleCodeTests
-// check both).
+// DocC article "How observers and the global group work" (ArticleCodeTests checks it), beside the core's invariants.
 import Foundation
 
 // guide:begin toy-promise

@@ -1,8 +1,8 @@
 // BoltsStyle's mechanism as a toy: the callback array under a lock and the executors, nothing else. The real core is
 // Sources/BoltsStyle/Core/BFTask.swift; what the toy leaves out (the depth guard and trampoline of long inline chains, the
 // iterative release of a dropped chain, cancellation, `whenAll`) is what the conformance matrix in docs/guide.md
-// shows it missing. The region between the guide markers is shown verbatim in the guide and in the DocC article
-// "How BFTask works" (GuideSampleTests and ArticleCodeTests check both).
+// shows it missing. The region between the guide markers is shown verbatim in the DocC article "How BFTask works"
+// (ArticleCodeTests checks it), beside the core's invariants.
 import Foundation
 
 // guide:begin toy-task

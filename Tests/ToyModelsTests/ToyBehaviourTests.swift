@@ -1,6 +1,6 @@
-// What each toy's header comment and the guide say it does, checked by order and counts: where a continuation runs,
-// that the first settlement wins, that callbacks keep their order while the settling thread drains them, and what the
-// Google toy's group counts.
+// What each toy's header comment and its DocC article say it does, checked by order and counts: where a continuation
+// runs, that the first settlement wins, that callbacks keep their order while the settling thread drains them, and what
+// the Google toy's group counts.
 import Dispatch
 import TestSupport
 import Testing

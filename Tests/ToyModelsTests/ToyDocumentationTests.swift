@@ -1,5 +1,5 @@
-// Each toy stays a toy: 30 to 60 lines, the mechanism and nothing else. (GuideSampleTests and ArticleCodeTests check
-// that the guide and the DocC articles show each one verbatim.)
+// Each toy stays a toy: 30 to 60 lines, the mechanism and nothing else. (ArticleCodeTests checks that the DocC
+// articles show each one verbatim.)
 import TestSupport
 import Testing
 
