@@ -107,8 +107,8 @@ import Testing
     @Test func theStressNumbersAreTheCodes() throws {
         let budget = { (seconds: TimeInterval) in seconds == seconds.rounded() ? "\(Int(seconds))" : "\(seconds)" }
         let stated = [
-            "gives each race clause a budget of \(budget(ClauseContext.stressRaceBudget)) s instead of "
-                + "\(budget(ClauseContext.defaultRaceBudget)) s",
+            "gives each race clause a budget of \(budget(Racing.stressBudget)) s instead of "
+                + "\(budget(Racing.defaultBudget)) s",
             "runs `swift.concurrentRegistration` with \(StackGrowth.grouped(ClauseContext.stressRegistrationsPerThread)) "
                 + "handlers per thread instead of \(StackGrowth.grouped(ClauseContext.registrationsPerThread))",
             "and `swift.deepChain` with chains of \(StackGrowth.grouped(ClauseContext.stressChainLength)) links instead of "
@@ -122,8 +122,8 @@ import Testing
         for sentence in stated { #expect(article.contains(sentence), "\(Self.article) should say: \(sentence)") }
         let help = ConformanceCommand.usage.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let helpLine =
-            "race for \(budget(ClauseContext.stressRaceBudget)) s per race clause, not "
-            + "\(budget(ClauseContext.defaultRaceBudget)) s, and chains of \(StackGrowth.grouped(ClauseContext.stressChainLength))"
+            "race for \(budget(Racing.stressBudget)) s per race clause, not "
+            + "\(budget(Racing.defaultBudget)) s, and chains of \(StackGrowth.grouped(ClauseContext.stressChainLength))"
         #expect(help.contains(helpLine), "the command's help should say: \(helpLine)")
     }
 

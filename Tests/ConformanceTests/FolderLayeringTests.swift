@@ -1,6 +1,7 @@
 // The folders of Sources/PromiseConformance depend one way: each uses only the folders above it in the module
 // overview's table ("The source, folder by folder"). Read from the sources: every type declared at the top level of a
-// file belongs to its folder, and a file that names a type of a folder below its own breaks the order.
+// file belongs to its folder, and a file that names a type of a folder below its own breaks the order. So do the
+// parts of a clause's context, in the list below the table: each uses only the parts above it, and not ClauseContext.
 import Foundation
 import TestSupport
 import Testing
@@ -8,12 +9,17 @@ import Testing
 @Suite struct FolderLayering {
     static let module = SampleRegions.packageRoot.appendingPathComponent("Sources/PromiseConformance")
 
-    /// The folders in the overview's order, read from its table.
-    static func statedOrder() throws -> [String] {
+    /// The overview's section "The source, folder by folder", up to its topics.
+    static func layeringSection() throws -> String {
         let overview = try String(
             contentsOf: module.appendingPathComponent("PromiseConformance.docc/PromiseConformance.md"), encoding: .utf8)
         let section = try #require(overview.components(separatedBy: "### The source, folder by folder").last)
-        return section.split(separator: "\n").compactMap { line in
+        return section.components(separatedBy: "## Topics")[0]
+    }
+
+    /// The folders in the overview's order, read from its table.
+    static func statedOrder() throws -> [String] {
+        try layeringSection().split(separator: "\n").compactMap { line in
             guard line.hasPrefix("| `"), let end = line.dropFirst(3).firstIndex(of: "`") else { return nil }
             return String(line[line.index(line.startIndex, offsetBy: 3)..<end])
         }
@@ -46,6 +52,21 @@ import Testing
         return Set(text.matches(of: declaration).compactMap { $0.output[1].substring.map(String.init) })
     }
 
+    /// Whether `text` names `type` on its own: not as part of a longer name, nor as a member type
+    /// (`ProgramRun.HandlerCall`).
+    static func names(_ type: String, in text: String) throws -> Bool {
+        // Simple word boundaries: by default `\\b` follows Unicode, for which `Clause.self` is one word.
+        try text.contains(Regex("(?m)(?:^|[^.A-Za-z0-9_])\(type)\\b").wordBoundaryKind(.simple))
+    }
+
+    /// The parts of a clause's context in the overview's order, read from the list below its table: each item starts
+    /// with a part's name in backticks and a colon.
+    static func statedParts() throws -> [String] {
+        try layeringSection().split(separator: "\n").compactMap { line in
+            line.firstMatch(of: #/^- `([A-Za-z]+)`: /#).map { String($0.output.1) }
+        }
+    }
+
     /// No file names a type of a folder below its own, and every folder of the module is in the table.
     @Test func eachFolderUsesOnlyTheFoldersAboveIt() throws {
         let order = try Self.statedOrder()
@@ -63,13 +84,26 @@ import Testing
             for file in files {
                 let own = Self.nestedTypes(file.text)
                 for (type, typeRank) in owner where typeRank > rank && !own.contains(type) {
-                    // The name on its own: not part of a longer one, nor a member type (`ProgramRun.HandlerCall`).
-                    // Simple word boundaries: by default `\\b` follows Unicode, for which `Clause.self` is one word.
-                    let name = try Regex("(?m)(?:^|[^.A-Za-z0-9_])\(type)\\b").wordBoundaryKind(.simple)
-                    if file.text.contains(name) {
+                    if try Self.names(type, in: file.text) {
                         upward.append("\(order[rank])/\(file.name) uses \(type) (\(order[typeRank]))")
                     }
                 }
+            }
+        }
+        #expect(upward.isEmpty, "\(upward.sorted().joined(separator: "\n"))")
+    }
+
+    /// Each part of `ClauseContext` (in `Clauses`, a file named after it) names only the parts above it in the
+    /// overview's list, and not `ClauseContext`.
+    @Test func eachContextPartUsesOnlyThePartsAboveIt() throws {
+        let parts = try Self.statedParts()
+        #expect(parts.count > 1, "the overview should list the parts of ClauseContext below its table")
+        let files = Dictionary(uniqueKeysWithValues: try Self.files(in: "Clauses").map { ($0.name, $0.text) })
+        var upward: [String] = []
+        for (rank, part) in parts.enumerated() {
+            let text = try #require(files["\(part).swift"], "Clauses/\(part).swift should declare the part \(part)")
+            for later in ["ClauseContext"] + parts[(rank + 1)...] {
+                if try Self.names(later, in: text) { upward.append("Clauses/\(part).swift uses \(later)") }
             }
         }
         #expect(upward.isEmpty, "\(upward.sorted().joined(separator: "\n"))")

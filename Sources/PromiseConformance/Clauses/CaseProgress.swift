@@ -13,7 +13,7 @@ enum CaseEvent: Sendable {
 /// Where one run of a clause body stands: the top-level case its thread is in and that case's deadline, how the cases
 /// so far ended, and its counters.
 ///
-/// The clause thread writes it (``ClauseContext/inCase(_:_:)``), the watchdog reads it (``Conformance``), and either
+/// The clause thread writes it (``CaseRunner/inCase(_:_:)``), the watchdog reads it (``Conformance``), and either
 /// ends it: the thread by finishing the clause (``finish()``), the watchdog by abandoning a thread stuck past its
 /// case's deadline (``abandon()``), whichever comes first. Once abandoned, the thread runs no further case and what it
 /// still records is ignored. Each event is passed to `events` in order, under the lock: a child process prints them

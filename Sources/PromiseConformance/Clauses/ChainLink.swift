@@ -131,7 +131,7 @@ enum ChainRoot: String, Sendable {
 
     /// Checks that `seen`, the end of a chain, settled as this root.
     func expect(_ seen: Outcome, in context: ClauseContext) throws {
-        try context.expectCastable(seen, "the end of the chain")
+        try context.expect.castable(seen, "the end of the chain")
         let expected: Bool
         switch (self, seen) {
         case (.fulfilled, _): expected = seen.same(as: .fulfilled(Sentinel(1)))

@@ -17,22 +17,20 @@ func rejecting(_ action: @escaping @Sendable (any Error) -> Void) -> ErasedAdapt
     }
 }
 
-extension ClauseContext {
-    /// A handler pair that records what it sees under `label` in `log`, and passes it on.
-    func logging(_ log: Recorder<String>, _ label: String) -> (
-        ErasedAdapter.FulfilledHandler, ErasedAdapter.RejectedHandler
-    ) {
-        (
-            { value in
-                log.record(label)
-                return .fulfill(value)
-            },
-            { error in
-                log.record(label)
-                return .reject(error)
-            }
-        )
-    }
+/// A handler pair that records what it sees under `label` in `log`, and passes it on.
+func logging(_ log: Recorder<String>, _ label: String) -> (
+    ErasedAdapter.FulfilledHandler, ErasedAdapter.RejectedHandler
+) {
+    (
+        { value in
+            log.record(label)
+            return .fulfill(value)
+        },
+        { error in
+            log.record(label)
+            return .reject(error)
+        }
+    )
 }
 
 /// A flag set from any thread, and read later.

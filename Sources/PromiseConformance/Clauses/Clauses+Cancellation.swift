@@ -6,8 +6,8 @@ import Foundation
 extension ClauseContext {
     /// Waits for the first outcome, lets misbehaviour show, and checks every outcome is a cancellation.
     func expectCancelled(_ recorder: Recorder<Outcome>, _ what: String) throws {
-        try recorder.wait(for: 1, "\(what) to be cancelled", in: self)
-        waitGrace()
+        try recorder.wait(for: 1, "\(what) to be cancelled", in: clock)
+        clock.waitGrace()
         for seen in recorder.snapshot {
             guard case .rejected(let error) = seen, adapter.isCancellation(error) else {
                 throw failure("expected \(what) to be cancelled, but it was \(seen)")
@@ -62,7 +62,7 @@ let cancellationClauses: [Clause] = [
             let cancellable = context.adapter.cancellablePending()
             cancellable.fulfill(Sentinel(1))
             cancellable.cancel()
-            try context.expectOnly(context.observe(cancellable.promise), .fulfilled(Sentinel(1)))
+            try context.expect.only(context.observe(cancellable.promise), .fulfilled(Sentinel(1)))
         }
         try context.inCase("fulfil after cancellation") {
             let cancellable = context.adapter.cancellablePending()

@@ -18,8 +18,8 @@ extension ClauseContext {
 
     /// Waits for `all`'s completion, lets a second call show, and returns its only result.
     func onlyResult(_ recorder: Recorder<Result<[Sentinel], any Error>>) throws -> Result<[Sentinel], any Error> {
-        try recorder.wait(for: 1, "all's completion", in: self)
-        waitGrace()
+        try recorder.wait(for: 1, "all's completion", in: clock)
+        clock.waitGrace()
         try expect(recorder.count == 1, "all's completion was called \(recorder.count) times")
         return recorder.snapshot[0]
     }
@@ -68,7 +68,7 @@ let combinatorClauses: [Clause] = [
             let inputs = context.pendings(3)
             let recorder = context.all(inputs.map(\.promise))
             inputs[2].reject(SentinelError(2))
-            try recorder.wait(for: 1, "all's completion", in: context)
+            try recorder.wait(for: 1, "all's completion", in: context.clock)
             inputs[0].reject(SentinelError(0))
             inputs[1].fulfill(Sentinel(1))
             let result = try context.onlyResult(recorder)
@@ -90,19 +90,19 @@ let combinatorClauses: [Clause] = [
             let race = context.adapter.race(inputs.map(\.promise))
             let recorder = context.observe(race)
             inputs[1].fulfill(Sentinel(1))
-            try recorder.wait(for: 1, "the race", in: context)
+            try recorder.wait(for: 1, "the race", in: context.clock)
             inputs[0].reject(SentinelError(0))
             inputs[2].fulfill(Sentinel(2))
-            try context.expectOnly(recorder, .fulfilled(Sentinel(1)), "the race")
+            try context.expect.only(recorder, .fulfilled(Sentinel(1)), "the race")
         }
         try context.inCase("a rejection first") {
             let inputs = context.pendings(3)
             let race = context.adapter.race(inputs.map(\.promise))
             let recorder = context.observe(race)
             inputs[2].reject(SentinelError(2))
-            try recorder.wait(for: 1, "the race", in: context)
+            try recorder.wait(for: 1, "the race", in: context.clock)
             inputs[0].fulfill(Sentinel(0))
-            try context.expectOnly(recorder, .rejected(SentinelError(2)), "the race")
+            try context.expect.only(recorder, .rejected(SentinelError(2)), "the race")
             withExtendedLifetime(inputs) {}
         }
         try context.inCase("an input already fulfilled") {
@@ -110,7 +110,7 @@ let combinatorClauses: [Clause] = [
             let race = context.adapter.race([
                 inputs[0].promise, context.adapter.fulfilled(Sentinel(5)), inputs[1].promise,
             ])
-            try context.expectOnly(context.observe(race), .fulfilled(Sentinel(5)), "the race")
+            try context.expect.only(context.observe(race), .fulfilled(Sentinel(5)), "the race")
             withExtendedLifetime(inputs) {}
         }
     },
@@ -127,19 +127,19 @@ let combinatorClauses: [Clause] = [
             let any = context.adapter.any(inputs.map(\.promise))
             let recorder = context.observe(any)
             inputs[0].reject(SentinelError(0))
-            context.waitGrace()
+            context.clock.waitGrace()
             try context.expect(recorder.count == 0, "any settled after one rejection: \(recorder.snapshot)")
             inputs[2].fulfill(Sentinel(2))
-            try recorder.wait(for: 1, "any", in: context)
+            try recorder.wait(for: 1, "any", in: context.clock)
             inputs[1].fulfill(Sentinel(1))
-            try context.expectOnly(recorder, .fulfilled(Sentinel(2)), "any")
+            try context.expect.only(recorder, .fulfilled(Sentinel(2)), "any")
         }
         try context.inCase("every input rejects") {
             let inputs = context.pendings(3)
             let any = context.adapter.any(inputs.map(\.promise))
             let recorder = context.observe(any)
             for (index, input) in inputs.enumerated() { input.reject(SentinelError(index)) }
-            try recorder.wait(for: 1, "any", in: context)
+            try recorder.wait(for: 1, "any", in: context.clock)
             try context.expect(
                 recorder.snapshot[0].isRejected, "any was \(recorder.snapshot[0]) after every input rejected")
         }
@@ -148,7 +148,7 @@ let combinatorClauses: [Clause] = [
             let any = context.adapter.any([
                 context.adapter.rejected(SentinelError(0)), context.adapter.fulfilled(Sentinel(5)), inputs[0].promise,
             ])
-            try context.expectOnly(context.observe(any), .fulfilled(Sentinel(5)), "any")
+            try context.expect.only(context.observe(any), .fulfilled(Sentinel(5)), "any")
             withExtendedLifetime(inputs) {}
         }
     },

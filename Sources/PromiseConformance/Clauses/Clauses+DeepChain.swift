@@ -65,7 +65,7 @@ extension ClauseContext {
         let kept = Locked<[ErasedPromise]>([])
         defer { kept.withLock { $0 = [] } }
         let depth = try DeepStackThread().run(
-            "the chain to be built and settled", in: self, measured: measured, of: length,
+            "the chain to be built and settled", in: clock, measured: measured, of: length,
             reached: { min(length, reached.withLock { $0 } * spacing) },
             body: { [self] in
                 let start = root.start(adapter)
@@ -77,14 +77,14 @@ extension ClauseContext {
                     last = then(last, queue, onFulfilled, onRejected)
                     if index % spacing == 0 || index == length {
                         checkpoint(last, reached, end: index == length ? end : nil, driver)
-                        madeProgress()  // building a long chain is measured too
+                        clock.madeProgress()  // building a long chain is measured too
                     }
                 }
                 kept.withLock { $0 = [start.promise, last] }
                 if !settledFirst { start.settle() }
-                driver.drive { self.deadline }
+                driver.drive { self.clock.deadline }
             })
-        try waitWhileProgressing(end, "the end of the chain", of: length) { reached.withLock { $0 } * spacing }
+        try clock.waitWhileProgressing(end, "the end of the chain", of: length) { reached.withLock { $0 } * spacing }
         try root.expect(end.snapshot[0], in: self)
         return depth
     }
@@ -141,7 +141,7 @@ extension ClauseContext {
         let watched = Locked<[(String, WeakBox)]>([])
         // Builds the chain, settles it when `settled`, and drops it on returning.
         let depth = try DeepStackThread().run(
-            "the chain to be built and dropped", in: self, measured: measured, of: length,
+            "the chain to be built and dropped", in: clock, measured: measured, of: length,
             reached: { freed.withLock { $0 } },
             body: { [self] in
                 let start = root.start(adapter)
@@ -152,14 +152,14 @@ extension ClauseContext {
                         for: root, adapter: adapter, driver: driver, holding: DropToken(freed))
                     last = then(last, nil, onFulfilled, onRejected)
                     if index == length / 2 { seen += weakPromise("the chain's middle promise", last) }
-                    if index % spacing == 0 { madeProgress() }
+                    if index % spacing == 0 { clock.madeProgress() }
                 }
                 seen += weakPromise("the chain's last promise", last)
                 watched.withLock { $0 = seen }
                 if settled {
                     checkpoint(last, Locked(0), end: Recorder(), driver)
                     start.settle()
-                    driver.drive { self.deadline }
+                    driver.drive { self.clock.deadline }
                 }
             })
         try expectFreed(freed, of: length)
@@ -169,8 +169,8 @@ extension ClauseContext {
 
     /// Polls until all `count` links' handlers are freed; fails saying how many are still alive.
     private func expectFreed(_ freed: Locked<Int>, of count: Int) throws {
-        try waiting {
-            let limit = min(deadline, DispatchTime.now() + .seconds(2))
+        try clock.waiting {
+            let limit = min(clock.deadline, DispatchTime.now() + .seconds(2))
             while freed.withLock({ $0 }) < count {
                 if DispatchTime.now() >= limit {
                     let alive = count - freed.withLock { $0 }
@@ -219,7 +219,7 @@ let deepChainClauses: [Clause] = [
             + "(1,000,000 links with PROMISES_STRESS=1).",
         waitsForAbsence: false, cases: settledChainCases
     ) { context in
-        let serial = context.markedQueue("deepChain").queue
+        let serial = context.queues.marked("deepChain").queue
         for kind in ChainLink.allCases where context.adapter.capabilities.isSuperset(of: kind.requires) {
             for root in kind.roots where root.applies(to: context.adapter.capabilities) {
                 try context.inCase("\(kind.rawValue), \(root.rawValue) root") {

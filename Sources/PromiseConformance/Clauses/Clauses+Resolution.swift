@@ -24,7 +24,7 @@ let resolutionClauses: [Clause] = [
         waitsForAbsence: false,
         cases: ["from onFulfilled", "from onRejected", "from onFulfilled on a serial queue"]
     ) { context in
-        let queue = context.markedQueue("cycle").queue
+        let queue = context.queues.marked("cycle").queue
         for (name, settlement, queue) in [
             ("from onFulfilled", Settlement.fulfil(Sentinel(1)), DispatchQueue?.none),
             ("from onRejected", .reject(SentinelError(1)), nil),
@@ -48,11 +48,12 @@ let resolutionClauses: [Clause] = [
                 }
                 context.settle(pending, settlement)
                 let what = "the promise returned from its own handler"
-                try ran.wait(for: 1, "the handler", in: context)
+                try ran.wait(for: 1, "the handler", in: context.clock)
                 // A library without cycle detection never settles it: wait a bounded time, not the clause's limit.
                 try recorder.wait(
-                    for: 1, "\(what) to be rejected (no cycle detected within \(context.cycleDetectionLimit) seconds)",
-                    in: context, until: .now() + context.cycleDetectionLimit)
+                    for: 1,
+                    "\(what) to be rejected (no cycle detected within \(context.clock.cycleDetectionLimit) seconds)",
+                    in: context.clock, until: .now() + context.clock.cycleDetectionLimit)
                 try context.expect(
                     recorder.snapshot[0].isRejected,
                     "expected \(what) to be rejected, but it was \(recorder.snapshot[0])")
@@ -74,7 +75,7 @@ let resolutionClauses: [Clause] = [
                 let derived = context.then(
                     context.adapter.fulfilled(Sentinel(1)), onFulfilled: { _ in .adopt(x.promise) })
                 let recorder = context.observe(derived)
-                context.waitGrace()
+                context.clock.waitGrace()
                 try context.expect(recorder.count == 0, "the derived promise settled before x: \(recorder.snapshot)")
                 context.settle(x, settlement)
                 try context.expect(recorder, settlement.outcome, "the derived promise")
@@ -84,7 +85,7 @@ let resolutionClauses: [Clause] = [
             let x = context.pending()
             let derived = context.then(
                 context.adapter.rejected(SentinelError(1)), onRejected: { _ in .adopt(x.promise) })
-            try context.expectPending(derived, "the derived promise")
+            try context.expect.pending(derived, "the derived promise")
             withExtendedLifetime(x.fulfill) {}
         }
     },
@@ -98,8 +99,8 @@ let resolutionClauses: [Clause] = [
             let viaFulfilled = context.then(context.adapter.fulfilled(Sentinel(1)), onFulfilled: { _ in .adopt(x) })
             let viaRejected = context.then(context.adapter.rejected(SentinelError(1)), onRejected: { _ in .adopt(x) })
             return {
-                try context.expectFulfilled(viaFulfilled, with: Sentinel(2), "x returned from onFulfilled")
-                try context.expectFulfilled(viaRejected, with: Sentinel(2), "x returned from onRejected")
+                try context.expect.fulfilled(viaFulfilled, with: Sentinel(2), "x returned from onFulfilled")
+                try context.expect.fulfilled(viaRejected, with: Sentinel(2), "x returned from onRejected")
             }
         }
     },
@@ -113,8 +114,8 @@ let resolutionClauses: [Clause] = [
             let viaFulfilled = context.then(context.adapter.fulfilled(Sentinel(1)), onFulfilled: { _ in .adopt(x) })
             let viaRejected = context.then(context.adapter.rejected(SentinelError(1)), onRejected: { _ in .adopt(x) })
             return {
-                try context.expectRejected(viaFulfilled, with: SentinelError(2), "x returned from onFulfilled")
-                try context.expectRejected(viaRejected, with: SentinelError(2), "x returned from onRejected")
+                try context.expect.rejected(viaFulfilled, with: SentinelError(2), "x returned from onFulfilled")
+                try context.expect.rejected(viaRejected, with: SentinelError(2), "x returned from onRejected")
             }
         }
     },

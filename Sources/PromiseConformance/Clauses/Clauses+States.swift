@@ -11,15 +11,15 @@ extension ClauseContext {
             let pending = pending()
             settle(pending, first)
             for other in others { settle(pending, other) }
-            try expectOnly(observe(pending.promise), expected)
+            try expect.only(observe(pending.promise), expected)
         }
         try inCase("handler registered before, settle again at once") {
             let pending = pending()
             let recorder = observe(pending.promise)
             settle(pending, first)
             for other in others { settle(pending, other) }
-            try expectOnly(recorder, expected)
-            try expectOnly(observe(pending.promise), expected, "a handler registered afterwards")
+            try expect.only(recorder, expected)
+            try expect.only(observe(pending.promise), expected, "a handler registered afterwards")
         }
         try inCase("settle again later") {
             let pending = pending()
@@ -27,7 +27,7 @@ extension ClauseContext {
             settle(pending, first)
             try expect(recorder, expected)
             for other in others { settle(pending, other) }
-            try expectOnly(observe(pending.promise), expected, "a handler registered afterwards")
+            try expect.only(observe(pending.promise), expected, "a handler registered afterwards")
         }
         try inCase("settle again from another thread") {
             let pending = pending()
@@ -37,8 +37,8 @@ extension ClauseContext {
                 for other in others { settle(pending, other) }
                 done.signal()
             }
-            try expect(done.wait(timeout: deadline) == .success, "timed out settling from another thread")
-            try expectOnly(observe(pending.promise), expected)
+            try expect(done.wait(timeout: clock.deadline) == .success, "timed out settling from another thread")
+            try expect.only(observe(pending.promise), expected)
         }
         try inCase("many handlers see the same value") {
             let pending = pending()
@@ -46,7 +46,7 @@ extension ClauseContext {
             settle(pending, first)
             for other in others { settle(pending, other) }
             let after = (0..<3).map { _ in observe(pending.promise) }
-            for recorder in before + after { try expectOnly(recorder, expected) }
+            for recorder in before + after { try expect.only(recorder, expected) }
         }
     }
 }
@@ -65,7 +65,7 @@ let statesClauses: [Clause] = [
             try context.inCase("pending, then \(settlement.verb)") {
                 let pending = context.pending()
                 let recorder = context.observe(pending.promise)
-                context.waitGrace()
+                context.clock.waitGrace()
                 try context.expect(recorder.count == 0, "the promise settled by itself: \(recorder.snapshot)")
                 context.settle(pending, settlement)
                 try context.expect(recorder, settlement.outcome)

@@ -6,7 +6,7 @@ import Foundation
 extension ClauseContext {
     /// Polls the weak references until every object is gone; fails naming the first survivor.
     func expectReleased(_ objects: [(String, WeakBox)]) throws {
-        let limit = min(deadline, DispatchTime.now() + .seconds(2))
+        let limit = min(clock.deadline, DispatchTime.now() + .seconds(2))
         while let survivor = objects.first(where: { $0.1.isAlive }) {
             if DispatchTime.now() >= limit {
                 throw failure("\(survivor.0) is still alive although nothing holds it")
@@ -61,9 +61,9 @@ let swiftClauses: [Clause] = [
         waitsForAbsence: false,
         cases: ["serial queue", "concurrent queue", "derived promise on another queue", "adopted promise"]
     ) { context in
-        let serial = context.markedQueue("serial")
-        let concurrent = context.markedQueue("concurrent", concurrent: true)
-        let other = context.markedQueue("other")
+        let serial = context.queues.marked("serial")
+        let concurrent = context.queues.marked("concurrent", concurrent: true)
+        let other = context.queues.marked("other")
         func onQueue(_ promise: ErasedPromise, _ queue: MarkedQueue) -> Recorder<Bool> {
             let seen = Recorder<Bool>()
             _ = context.then(
@@ -72,7 +72,7 @@ let swiftClauses: [Clause] = [
             return seen
         }
         func expectOn(_ seen: Recorder<Bool>, _ what: String) throws {
-            try seen.wait(for: 1, "the handler", in: context)
+            try seen.wait(for: 1, "the handler", in: context.clock)
             try context.expect(seen.snapshot[0], "the handler did not run on \(what)")
         }
         try context.inCase("serial queue") {
@@ -127,16 +127,16 @@ let swiftClauses: [Clause] = [
                         + seen.map { "\($0)" }.joined(separator: ", "))
             }
             func sweep() throws {
-                context.waitGrace()
+                context.clock.waitGrace()
                 for (round, recorders) in unswept { try check(round, recorders) }
                 unswept.removeAll()
             }
             try RacingThreads.with(parties: 5) { threads in
-                try context.raceRounds(minimum: 150) { round in
+                try context.racing.rounds(minimum: 150) { round in
                     let pending = context.pending()
                     let before = context.observe(pending.promise)
                     let during = Recorder<Outcome>()
-                    try context.race(threads, "the racing resolvers") { party in
+                    try context.racing.round(threads, "the racing resolvers") { party in
                         switch party {
                         case 0, 2: pending.fulfill(Sentinel(party))
                         case 1, 3: pending.reject(SentinelError(party))
@@ -148,7 +148,7 @@ let swiftClauses: [Clause] = [
                     }
                     let recorders = [before, during, context.observe(pending.promise)]
                     for recorder in recorders {
-                        try recorder.wait(for: 1, "every handler of round \(round)", in: context)
+                        try recorder.wait(for: 1, "every handler of round \(round)", in: context.clock)
                     }
                     try check(round, recorders)
                     unswept.append((round, recorders))
@@ -170,7 +170,7 @@ let swiftClauses: [Clause] = [
     ) { context in
         let threads = ClauseContext.registrationThreads
         let perThread = context.registrationsPerThread
-        let queue = context.markedQueue("registration").queue
+        let queue = context.queues.marked("registration").queue
         @Sendable func register(
             _ promise: ErasedPromise, _ log: Recorder<HandlerCall>, thread: Int, _ indices: Range<Int>
         ) {
@@ -189,7 +189,7 @@ let swiftClauses: [Clause] = [
             }
         }
         func sweep() throws {
-            context.waitGrace()
+            context.clock.waitGrace()
             for (round, log) in unswept { try check(round, log) }
             unswept.removeAll()
             unsweptCalls = 0
@@ -197,7 +197,7 @@ let swiftClauses: [Clause] = [
         /// Waits for every handler of the round, checks their calls, and keeps the log for the check after a grace.
         func expectEveryHandlerOnce(_ round: Int, _ log: Recorder<HandlerCall>) throws {
             do {
-                try log.wait(for: threads * perThread, "\(threads * perThread) handlers", in: context)
+                try log.wait(for: threads * perThread, "\(threads * perThread) handlers", in: context.clock)
             } catch {
                 let seen =
                     HandlerCall.problem(in: log.snapshot, threads: threads, perThread: perThread)
@@ -214,7 +214,7 @@ let swiftClauses: [Clause] = [
         func rounds(_ round: (_ index: Int) throws -> Void) throws {
             unswept.removeAll()  // a case declared as a deviation may have failed with rounds left unswept
             unsweptCalls = 0
-            try context.raceRounds(minimum: 10, share: 1.0 / 3, round)
+            try context.racing.rounds(minimum: 10, share: 1.0 / 3, round)
             try sweep()
         }
         // The registering threads, and one more that settles the promise in the second case.
@@ -224,7 +224,7 @@ let swiftClauses: [Clause] = [
                 try rounds { round in
                     let pending = context.pending()
                     let log = Recorder<HandlerCall>()
-                    try context.race(racers, "the registering threads") { thread in
+                    try context.racing.round(racers, "the registering threads") { thread in
                         if thread != settler { register(pending.promise, log, thread: thread, 0..<perThread) }
                     }
                     pending.fulfill(Sentinel(1))
@@ -238,10 +238,10 @@ let swiftClauses: [Clause] = [
                     let pending = context.pending()
                     let log = Recorder<HandlerCall>()
                     let half = perThread / 2
-                    try context.race(racers, "the registering threads") { thread in
+                    try context.racing.round(racers, "the registering threads") { thread in
                         if thread != settler { register(pending.promise, log, thread: thread, 0..<half) }
                     }
-                    try context.race(racers, "the registering threads and the fulfilling one") { thread in
+                    try context.racing.round(racers, "the registering threads and the fulfilling one") { thread in
                         if thread == settler {
                             pending.fulfill(Sentinel(1))
                         } else {
@@ -255,7 +255,7 @@ let swiftClauses: [Clause] = [
                 try rounds { round in
                     let promise = context.adapter.fulfilled(Sentinel(1))
                     let log = Recorder<HandlerCall>()
-                    try context.race(racers, "the registering threads") { thread in
+                    try context.racing.round(racers, "the registering threads") { thread in
                         if thread != settler { register(promise, log, thread: thread, 0..<perThread) }
                     }
                     try expectEveryHandlerOnce(round, log)
@@ -275,7 +275,7 @@ let swiftClauses: [Clause] = [
     ) { context in
         let length = context.settledChainLength
         let checkpointSpacing = length / 20
-        let serial = context.markedQueue("chain").queue
+        let serial = context.queues.marked("chain").queue
         func chain(
             _ name: String, queue: DispatchQueue? = nil, settlement: Settlement,
             step: @escaping ErasedAdapter.FulfilledHandler = { .fulfill($0) }
@@ -290,12 +290,12 @@ let swiftClauses: [Clause] = [
                     last = context.then(last, on: queue, onFulfilled: step)
                     if index % checkpointSpacing == 0, index < length {
                         checkpoints.append(context.observe(last))
-                        context.madeProgress()  // building a long chain is measured too
+                        context.clock.madeProgress()  // building a long chain is measured too
                     }
                 }
                 let recorder = context.observe(last)
                 context.settle(root, settlement)
-                try context.waitWhileProgressing(recorder, "the end of the chain", of: length) {
+                try context.clock.waitWhileProgressing(recorder, "the end of the chain", of: length) {
                     checkpoints.prefix { $0.count > 0 }.count * checkpointSpacing
                 }
                 try context.expect(recorder, settlement.outcome, "the end of the chain")
@@ -327,7 +327,7 @@ let swiftClauses: [Clause] = [
                     }
                     last = context.then(last, onFulfilled: step)
                     if index == length / 2 { watched += context.weakPromise("the chain's middle promise", last) }
-                    if index % checkpointSpacing == 0 { context.madeProgress() }
+                    if index % checkpointSpacing == 0 { context.clock.madeProgress() }
                 }
                 return watched + context.weakPromise("the chain's last promise", last)
                     + [("the last link's handler", WeakBox(token))]
@@ -353,7 +353,7 @@ let swiftClauses: [Clause] = [
                 let promise = context.adapter.fulfilled(Sentinel(1))
                 let (onFulfilled, onRejected) = context.holding(token, ran)
                 let derived = context.then(promise, onFulfilled: onFulfilled, onRejected: onRejected)
-                try ran.wait(for: 1, "the handler", in: context)
+                try ran.wait(for: 1, "the handler", in: context.clock)
                 return [("the handler", WeakBox(token))] + context.weakPromise("the promise", promise)
                     + context.weakPromise("the derived promise", derived)
             }
@@ -367,7 +367,7 @@ let swiftClauses: [Clause] = [
                 let (onFulfilled, onRejected) = context.holding(token, ran)
                 let derived = context.then(pending.promise, onFulfilled: onFulfilled, onRejected: onRejected)
                 pending.fulfill(Sentinel(1))
-                try ran.wait(for: 1, "the handler", in: context)
+                try ran.wait(for: 1, "the handler", in: context.clock)
                 return [("the handler", WeakBox(token))] + context.weakPromise("the derived promise", derived)
             }
             try withExtendedLifetime(pending) { try context.expectReleased(setUp()) }
@@ -381,7 +381,7 @@ let swiftClauses: [Clause] = [
                 let (onFulfilled, onRejected) = context.holding(token, ran)
                 let second = context.then(first, onFulfilled: onFulfilled, onRejected: onRejected)
                 pending.reject(SentinelError(1))
-                try ran.wait(for: 1, "the handler", in: context)
+                try ran.wait(for: 1, "the handler", in: context.clock)
                 return [("the handler", WeakBox(token))] + context.weakPromise("the promise", pending.promise)
                     + context.weakPromise("the first derived promise", first)
                     + context.weakPromise("the second derived promise", second)

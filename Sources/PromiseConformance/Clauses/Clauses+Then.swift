@@ -24,14 +24,14 @@ extension ClauseContext {
         try inCase("settled after a delay") {
             let pending = pending()
             let recorder = observe(pending.promise)
-            waitGrace()
+            clock.waitGrace()
             try expect(recorder.count == 0, "\(handlerName) was called before the promise settled")
             settle(pending, settlement)
             try expect(recorder, settlement.outcome)
         }
         try inCase("never settled") {
             let pending = pending()
-            try expectPending(pending.promise)
+            try expect.pending(pending.promise)
             withExtendedLifetime(pending.fulfill) {}
         }
         try inCase("settled the other way") {
@@ -43,7 +43,7 @@ extension ClauseContext {
                 _ = then(pending.promise, onRejected: rejecting { recorder.record(.rejected($0)) })
             }
             settle(pending, other)
-            try expectOnly(observe(pending.promise), other.outcome)
+            try expect.only(observe(pending.promise), other.outcome)
             try expect(recorder.count == 0, "\(handlerName) was called although the promise was \(other.verb)")
         }
     }
@@ -53,8 +53,8 @@ extension ClauseContext {
         try eachWay(settlement) { promise in
             let recorder = observe(promise)
             return { [self] in
-                try recorder.wait(for: 1, "the handler", in: self)
-                waitGrace()
+                try recorder.wait(for: 1, "the handler", in: clock)
+                clock.waitGrace()
                 try expect(recorder.count == 1, "the handler was called \(recorder.count) times")
             }
         }
@@ -63,16 +63,16 @@ extension ClauseContext {
             let recorder = observe(pending.promise)
             settle(pending, settlement)
             for other in others { settle(pending, other) }
-            try recorder.wait(for: 1, "the handler", in: self)
-            waitGrace()
+            try recorder.wait(for: 1, "the handler", in: clock)
+            clock.waitGrace()
             try expect(recorder.count == 1, "the handler was called \(recorder.count) times")
         }
         try inCase("several handlers, each once") {
             let pending = pending()
             let recorders = (0..<3).map { _ in observe(pending.promise) }
             settle(pending, settlement)
-            for recorder in recorders { try recorder.wait(for: 1, "every handler", in: self) }
-            waitGrace()
+            for recorder in recorders { try recorder.wait(for: 1, "every handler", in: clock) }
+            clock.waitGrace()
             let counts = recorders.map(\.count)
             try expect(counts == [1, 1, 1], "the handlers were called \(counts) times")
         }
@@ -89,7 +89,7 @@ extension ClauseContext {
                     promise, onFulfilled: fulfilling { _ in probe.handlerRuns() },
                     onRejected: rejecting { _ in probe.handlerRuns() })
             }
-            try probe.nested.wait(for: 1, "the handler", in: self)
+            try probe.nested.wait(for: 1, "the handler", in: clock)
             try expect(!probe.nested.snapshot[0], "the handler ran before `then` returned")
         }
         try inCase("handler registered on a pending promise, then \(verb)") {
@@ -99,7 +99,7 @@ extension ClauseContext {
                 pending.promise, onFulfilled: fulfilling { _ in probe.handlerRuns() },
                 onRejected: rejecting { _ in probe.handlerRuns() })
             probe.during { settle(pending, settlement) }
-            try probe.nested.wait(for: 1, "the handler", in: self)
+            try probe.nested.wait(for: 1, "the handler", in: clock)
             let call = verb == "fulfilled" ? "fulfill" : "reject"
             try expect(!probe.nested.snapshot[0], "the handler ran before `\(call)` returned")
         }
@@ -115,12 +115,12 @@ extension ClauseContext {
                 }
                 // Forward the inner handler's observation once it has run.
                 DispatchQueue.global().async {
-                    if probe.nested.signalWait(until: self.deadline) { inner.record(probe.nested.snapshot[0]) }
+                    if probe.nested.signalWait(until: self.clock.deadline) { inner.record(probe.nested.snapshot[0]) }
                 }
             }
             _ = then(
                 promise, onFulfilled: fulfilling { _ in register() }, onRejected: rejecting { _ in register() })
-            try inner.wait(for: 1, "the inner handler", in: self)
+            try inner.wait(for: 1, "the inner handler", in: clock)
             try expect(!inner.snapshot[0], "the inner handler ran before the inner `then` returned")
         }
     }
@@ -135,8 +135,8 @@ extension ClauseContext {
 
     /// Waits for three handlers on each log, then the grace period, and expects each to have run as 1, 2, 3.
     private func expectOrdered(_ logs: [Recorder<String>]) throws {
-        for log in logs { try log.wait(for: 3, "three handlers", in: self) }
-        waitGrace()
+        for log in logs { try log.wait(for: 3, "three handlers", in: clock) }
+        clock.waitGrace()
         for (index, log) in logs.enumerated() where log.snapshot != ["1", "2", "3"] {
             let which = logs.count > 1 ? " (promise \(index + 1) of \(logs.count))" : ""
             try expect(false, "the handlers ran as \(log.snapshot), not [1, 2, 3]\(which)")
@@ -145,7 +145,7 @@ extension ClauseContext {
 
     /// 2.2.6.1 / 2.2.6.2: handlers run in the order of their `then` calls.
     func checkHandlersInOrder(_ settlement: Settlement) throws {
-        let queue = markedQueue("order").queue
+        let queue = queues.marked("order").queue
         try eachWay(settlement, copies: Self.orderCopies) { promises in
             let logs = promises.map { promise in
                 let log = Recorder<String>()
@@ -207,9 +207,9 @@ extension ClauseContext {
                 then(pending.promise, on: queue, onFulfilled: { _ in result }, onRejected: { _ in result })
             }
             settle(pending, settlement)
-            try expectFulfilled(derived[0], with: Sentinel(11), "the first derived promise")
-            try expectRejected(derived[1], with: SentinelError(12), "the second derived promise")
-            try expectFulfilled(derived[2], with: Sentinel(13), "the third derived promise")
+            try expect.fulfilled(derived[0], with: Sentinel(11), "the first derived promise")
+            try expect.rejected(derived[1], with: SentinelError(12), "the second derived promise")
+            try expect.fulfilled(derived[2], with: Sentinel(13), "the third derived promise")
         }
     }
 }
@@ -225,17 +225,17 @@ let thenClauses: [Clause] = [
             let recorder = Recorder<Outcome>()
             let derived = context.then(
                 context.adapter.fulfilled(Sentinel(1)), onRejected: rejecting { recorder.record(.rejected($0)) })
-            try context.expectOnly(context.observe(derived), .fulfilled(Sentinel(1)), "the derived promise")
+            try context.expect.only(context.observe(derived), .fulfilled(Sentinel(1)), "the derived promise")
             try context.expect(recorder.count == 0, "onRejected was called for a fulfilled promise")
         }
         try context.inCase("fulfilled without any handler") {
             let derived = context.then(context.adapter.fulfilled(Sentinel(2)))
-            try context.expectOnly(context.observe(derived), .fulfilled(Sentinel(2)), "the derived promise")
+            try context.expect.only(context.observe(derived), .fulfilled(Sentinel(2)), "the derived promise")
         }
         try context.inCase("rejected without onFulfilled") {
             let derived = context.then(
                 context.adapter.rejected(SentinelError(1)), onRejected: { _ in .fulfill(Sentinel(3)) })
-            try context.expectOnly(context.observe(derived), .fulfilled(Sentinel(3)), "the derived promise")
+            try context.expect.only(context.observe(derived), .fulfilled(Sentinel(3)), "the derived promise")
         }
     },
     Clause(
@@ -248,17 +248,17 @@ let thenClauses: [Clause] = [
             let recorder = Recorder<Outcome>()
             let derived = context.then(
                 context.adapter.rejected(SentinelError(1)), onFulfilled: fulfilling { recorder.record(.fulfilled($0)) })
-            try context.expectOnly(context.observe(derived), .rejected(SentinelError(1)), "the derived promise")
+            try context.expect.only(context.observe(derived), .rejected(SentinelError(1)), "the derived promise")
             try context.expect(recorder.count == 0, "onFulfilled was called for a rejected promise")
         }
         try context.inCase("rejected without any handler") {
             let derived = context.then(context.adapter.rejected(SentinelError(2)))
-            try context.expectOnly(context.observe(derived), .rejected(SentinelError(2)), "the derived promise")
+            try context.expect.only(context.observe(derived), .rejected(SentinelError(2)), "the derived promise")
         }
         try context.inCase("fulfilled without onRejected") {
             let derived = context.then(
                 context.adapter.fulfilled(Sentinel(1)), onFulfilled: { _ in .fulfill(Sentinel(3)) })
-            try context.expectOnly(context.observe(derived), .fulfilled(Sentinel(3)), "the derived promise")
+            try context.expect.only(context.observe(derived), .fulfilled(Sentinel(3)), "the derived promise")
         }
     },
     Clause(
@@ -364,11 +364,11 @@ let thenClauses: [Clause] = [
     ) { context in
         try context.eachWay(.fulfil(Sentinel(1))) { promise in
             let derived = context.then(promise, onFulfilled: { _ in .fulfill(Sentinel(2)) })
-            return { try context.expectFulfilled(derived, with: Sentinel(2), "the derived promise") }
+            return { try context.expect.fulfilled(derived, with: Sentinel(2), "the derived promise") }
         }
         try context.eachWay(.reject(SentinelError(1))) { promise in
             let derived = context.then(promise, onRejected: { _ in .fulfill(Sentinel(2)) })
-            return { try context.expectFulfilled(derived, with: Sentinel(2), "the derived promise") }
+            return { try context.expect.fulfilled(derived, with: Sentinel(2), "the derived promise") }
         }
     },
     Clause(
@@ -379,11 +379,11 @@ let thenClauses: [Clause] = [
     ) { context in
         try context.eachWay(.fulfil(Sentinel(1))) { promise in
             let derived = context.then(promise, onFulfilled: { _ in .reject(SentinelError(2)) })
-            return { try context.expectRejected(derived, with: SentinelError(2), "the derived promise") }
+            return { try context.expect.rejected(derived, with: SentinelError(2), "the derived promise") }
         }
         try context.eachWay(.reject(SentinelError(1))) { promise in
             let derived = context.then(promise, onRejected: { _ in .reject(SentinelError(2)) })
-            return { try context.expectRejected(derived, with: SentinelError(2), "the derived promise") }
+            return { try context.expect.rejected(derived, with: SentinelError(2), "the derived promise") }
         }
     },
     Clause(
@@ -395,7 +395,7 @@ let thenClauses: [Clause] = [
     ) { context in
         try context.eachWay(.fulfil(Sentinel(1))) { promise in
             let derived = context.then(promise, onRejected: { _ in .fulfill(Sentinel(99)) })
-            return { try context.expectOnly(context.observe(derived), .fulfilled(Sentinel(1)), "the derived promise") }
+            return { try context.expect.only(context.observe(derived), .fulfilled(Sentinel(1)), "the derived promise") }
         }
     }.routed(RoutedCalls(handlers: .onRejected, results: .value, same: false)),
     Clause(
@@ -407,7 +407,7 @@ let thenClauses: [Clause] = [
         try context.eachWay(.reject(SentinelError(1))) { promise in
             let derived = context.then(promise, onFulfilled: { _ in .fulfill(Sentinel(99)) })
             return {
-                try context.expectOnly(context.observe(derived), .rejected(SentinelError(1)), "the derived promise")
+                try context.expect.only(context.observe(derived), .rejected(SentinelError(1)), "the derived promise")
             }
         }
     }.routed(RoutedCalls(handlers: .onFulfilled, results: .value, same: false)),

@@ -112,7 +112,7 @@ extension ClauseContext {
         _ promise: ErasedPromise, _ thenable: ScriptedThenable,
         _ check: (_ promise: ErasedPromise, _ thenable: ScriptedThenable) throws -> Void
     ) throws {
-        defer { if thenable.usedHelper.isSet { usedAssimilationHelper = true } }
+        defer { if thenable.usedHelper.isSet { cases.noteAssimilationHelper() } }
         try check(promise, thenable)
     }
 
@@ -121,7 +121,7 @@ extension ClauseContext {
         let recorder = observe(promise)
         try expect(recorder, expected)
         late?.make()
-        try expectOnly(recorder, expected)
+        try expect.only(recorder, expected)
     }
 
     /// Named scripts, each checked in every way of assimilation.
@@ -159,8 +159,8 @@ let thenableClauses: [Clause] = [
         try context.inCase("pending while the thenable has not called back") {
             try context.eachAssimilation({ ScriptedThenable { _, _ in } }) { promise, thenable in
                 // An implementation may call `then` from another thread; wait for the call, then for a second one.
-                try thenable.calls.wait(for: 1, "the thenable's then to be called", in: context)
-                try context.expectPending(promise)
+                try thenable.calls.wait(for: 1, "the thenable's then to be called", in: context.clock)
+                try context.expect.pending(promise)
                 try context.expect(thenable.calls.count == 1, "then was called \(thenable.calls.count) times")
             }
         }
@@ -319,7 +319,7 @@ let thenableClauses: [Clause] = [
             // Each way of assimilation races rounds with a third of the race budget: in each round a new thenable
             // calls resolvePromise from two racing threads and rejectPromise from two others, and the promise it
             // resolves must settle once.
-            let deadline = context.deadline
+            let deadline = context.clock.deadline
             let racing = try RacingThreads.with(parties: 4) { threads in
                 for way in context.assimilationWays {
                     try context.inCase(way.name) {
@@ -330,7 +330,7 @@ let thenableClauses: [Clause] = [
                                 "round \(round): handler called \(recorder.count) times: \(recorder.snapshot.prefix(10))"
                             )
                         }
-                        try context.raceRounds(minimum: 20, share: 1.0 / 3) { round in
+                        try context.racing.rounds(minimum: 20, share: 1.0 / 3) { round in
                             let thenable = ScriptedThenable { resolve, reject in
                                 // A party that does not finish by the deadline leaves the promise unsettled: the wait
                                 // below fails.
@@ -344,19 +344,19 @@ let thenableClauses: [Clause] = [
                             }
                             try context.checkNoting(way.promise(thenable), thenable) { promise, _ in
                                 let recorder = context.observe(promise)
-                                try recorder.wait(for: 1, "the promise of round \(round)", in: context)
+                                try recorder.wait(for: 1, "the promise of round \(round)", in: context.clock)
                                 try check(round, recorder)
                                 unswept.append((round, recorder))
                             }
                         }
-                        context.waitGrace()
+                        context.clock.waitGrace()
                         for (round, recorder) in unswept { try check(round, recorder) }
                     }
                 }
                 return threads
             }
             // A thenable's `then` called again once every round is over asks for a round no party runs.
-            context.waitGrace()
+            context.clock.waitGrace()
             try context.expect(
                 racing.roundsAfterStop == 0,
                 "a thenable's then was called \(racing.roundsAfterStop) more times after the promise it resolves had "
@@ -450,27 +450,27 @@ let thenableClauses: [Clause] = [
     ) { context in
         try context.inCase("returned from onFulfilled, already-fulfilled") {
             let derived = context.then(context.adapter.fulfilled(one), onFulfilled: { _ in .fulfill(two) })
-            try context.expectFulfilled(derived, with: two, "the derived promise")
+            try context.expect.fulfilled(derived, with: two, "the derived promise")
         }
         try context.inCase("returned from onFulfilled, immediately-fulfilled") {
             let pending = context.pending()
             let derived = context.then(pending.promise, onFulfilled: { _ in .fulfill(two) })
             pending.fulfill(one)
-            try context.expectFulfilled(derived, with: two, "the derived promise")
+            try context.expect.fulfilled(derived, with: two, "the derived promise")
         }
         try context.inCase("returned from onRejected, already-rejected") {
             let derived = context.then(context.adapter.rejected(error1), onRejected: { _ in .fulfill(two) })
-            try context.expectFulfilled(derived, with: two, "the derived promise")
+            try context.expect.fulfilled(derived, with: two, "the derived promise")
         }
         try context.inCase("returned from onRejected, immediately-rejected") {
             let pending = context.pending()
             let derived = context.then(pending.promise, onRejected: { _ in .fulfill(two) })
             pending.reject(error1)
-            try context.expectFulfilled(derived, with: two, "the derived promise")
+            try context.expect.fulfilled(derived, with: two, "the derived promise")
         }
         try context.inCase("the value the handler was given") {
             let derived = context.then(context.adapter.fulfilled(one), onFulfilled: { .fulfill($0) })
-            try context.expectFulfilled(derived, with: one, "the derived promise")
+            try context.expect.fulfilled(derived, with: one, "the derived promise")
         }
     },
 ]

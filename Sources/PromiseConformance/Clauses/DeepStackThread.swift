@@ -25,13 +25,13 @@ final class DeepStackThread: @unchecked Sendable {
     /// Whether the caller runs on this thread: only depths measured there compare with the address of its frame.
     var isCurrent: Bool { thread.withLock { $0 } === Thread.current }
 
-    /// Runs `body` on a new thread with a ``stackSize`` stack and waits for it, for as long as `context` allows while
+    /// Runs `body` on a new thread with a ``stackSize`` stack and waits for it, for as long as `clock` allows while
     /// `reached()`, the links of `total` the chain has passed, grows
-    /// (``ClauseContext/waitWhileProgressing(_:_:of:longest:reached:)``); the case fails with "timed out waiting for
+    /// (``CaseClock/waitWhileProgressing(_:_:of:longest:reached:)``); the case fails with "timed out waiting for
     /// `what`", saying how many of the `total` links were passed, when it does not end in time. Returns the most stack `body` used when `measured`
     /// (``measuringDepth(_:)``), 0 otherwise.
     func run(
-        _ what: String, in context: ClauseContext, measured: Bool, of total: Int, reached: () -> Int,
+        _ what: String, in clock: CaseClock, measured: Bool, of total: Int, reached: () -> Int,
         body: @escaping @Sendable () -> Void
     ) throws -> Int {
         let done = Recorder<Int>()
@@ -44,7 +44,7 @@ final class DeepStackThread: @unchecked Sendable {
         }
         started.stackSize = Self.stackSize
         started.start()
-        try context.waitWhileProgressing(done, what, of: total, reached: reached)
+        try clock.waitWhileProgressing(done, what, of: total, reached: reached)
         return done.snapshot[0]
     }
 

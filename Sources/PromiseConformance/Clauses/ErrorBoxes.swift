@@ -9,7 +9,7 @@
 /// thread that does it once the chain is a few thousand links long.
 ///
 /// The deep-chain clauses count the boxes of the reason at a chain's end before they cast it
-/// (`ClauseContext.expectCastable`): a reason in more than ``limit`` boxes is reported as such, where the cast would
+/// (``Expectations/castable(_:_:)``): a reason in more than ``limit`` boxes is reported as such, where the cast would
 /// have crashed the clause, and the case ends at its chain of 250 links, whose reason is freed without harm. The other
 /// clauses do not count: their chains are a few links long (the older `swift.deepChain`'s 20,000 links crash where a
 /// library recurses, by design), and a library that boxes the reason again per link still hands them the right

@@ -72,19 +72,20 @@ enum ProgramTrial {
     static func check(
         _ program: Program, index: Int, programs: GeneratedPrograms, afterFailure: Bool, in context: ClauseContext
     ) throws {
+        let clock = context.clock
         // Once the run has stalled (RunStalls), every wait is short and a failure's confirmation too: the run fails
         // already, and its verdict is not to wait on each program.
-        let stall = context.stalls.firstStall
+        let stall = context.cases.stalls.firstStall
         let stalled = stall != nil
         let judgement = judge(
             program, on: context.adapter, stallLimit: afterFailure || stalled ? shrinkStallLimit : stallLimit,
-            deadline: context.deadline)
+            deadline: clock.deadline)
         var first = judgement.undeclared.first
         if first != nil, !afterFailure {
             // Confirmed by a second run that gives every wait more time, or not a failure: see confirmationStallLimit.
-            let confirmation = stalled ? shrinkStallLimit : confirmationStallLimit(caseTimeout: context.caseTimeout)
+            let confirmation = stalled ? shrinkStallLimit : confirmationStallLimit(caseTimeout: clock.caseTimeout)
             first =
-                judge(program, on: context.adapter, stallLimit: confirmation, deadline: context.deadline)
+                judge(program, on: context.adapter, stallLimit: confirmation, deadline: clock.deadline)
                 .undeclared.first
         }
         guard let first else {
@@ -98,18 +99,18 @@ enum ProgramTrial {
             )
         }
         // Shrink while at least a third of the case's time is left.
-        let caseNanoseconds = context.caseTimeout.nanoseconds
+        let caseNanoseconds = clock.caseTimeout.nanoseconds
         let stopAt =
             stalled
             ? min(
-                context.deadline.uptimeNanoseconds,
+                clock.deadline.uptimeNanoseconds,
                 DispatchTime.now().uptimeNanoseconds + UInt64(stalledShrinkLimit * 1e9))
-            : context.deadline.uptimeNanoseconds - caseNanoseconds / 3
+            : clock.deadline.uptimeNanoseconds - caseNanoseconds / 3
         let hasTime = { DispatchTime.now().uptimeNanoseconds < stopAt }
         // A candidate counts as failing when it fails three times in a row: a departure that shows only in some runs
         // (one that depends on how two queues' handlers interleave) does not lead the search astray.
         func breaks(_ candidate: Program, stallLimit: TimeInterval) -> Violation? {
-            judge(candidate, on: context.adapter, stallLimit: stallLimit, deadline: context.deadline)
+            judge(candidate, on: context.adapter, stallLimit: stallLimit, deadline: clock.deadline)
                 .undeclared.first { $0.rule == first.rule }
         }
         let fails = { (candidate: Program) in

@@ -26,33 +26,33 @@ final class Recorder<Event: Sendable>: Sendable {
     /// How many events were recorded, kept or not.
     var count: Int { events.withLock { $0.count } }
 
-    /// Waits until at least `count` events were recorded, or fails with "timed out" at `context`'s deadline (or at
-    /// `limit`, when it comes first): one of the suite's own waits (``ClauseContext/waiting(_:)``). Running out the
-    /// case's deadline is a stall (``RunStalls``); once the run has had one, the wait also ends after
-    /// ``RunStalls/quietLimit`` in which the implementation called nothing of the suite's.
+    /// Waits until at least `count` events were recorded, or fails with "timed out" at `clock`'s deadline (or at
+    /// `limit`, when it comes first): one of the suite's own waits (``CaseClock/waiting(_:)``). Running out the case's
+    /// deadline is a stall (``RunStalls``); once the run has had one, the wait also ends after ``RunStalls/quietLimit``
+    /// in which the implementation called nothing of the suite's.
     func wait(
-        for count: Int, _ what: @autoclosure () -> String, in context: ClauseContext, until limit: DispatchTime? = nil
+        for count: Int, _ what: @autoclosure () -> String, in clock: CaseClock, until limit: DispatchTime? = nil
     ) throws {
-        let deadline = min(context.deadline, limit ?? context.deadline)
-        let stall = context.stalls.firstStall
+        let deadline = min(clock.deadline, limit ?? clock.deadline)
+        let stall = clock.stalls.firstStall
         let quiet = UInt64(RunStalls.quietLimit * 1e9)
-        var activity = context.adapter.activity.count
+        var activity = clock.activity.count
         var lastActive = DispatchTime.now()
-        try context.waiting {
+        try clock.waiting {
             while self.count < count {
                 let slice = stall == nil ? deadline : min(deadline, .now() + .milliseconds(50))
                 guard signal.wait(timeout: slice) == .timedOut, self.count < count else { continue }
                 let now = DispatchTime.now()
                 if now >= deadline {
                     // The case's deadline, not an earlier limit of the caller's own, is a stall.
-                    throw context.failure(
+                    throw clock.cases.failure(
                         "timed out waiting for \(what())", stalled: limit.map { deadline < $0 } ?? true)
                 }
-                if context.adapter.activity.count != activity {
-                    activity = context.adapter.activity.count
+                if clock.activity.count != activity {
+                    activity = clock.activity.count
                     lastActive = now
                 } else if let stall, now.uptimeNanoseconds - lastActive.uptimeNanoseconds >= quiet {
-                    throw context.failure(
+                    throw clock.cases.failure(
                         "timed out waiting for \(what()) after \(RunStalls.quietLimit) s in which the implementation "
                             + "called nothing (the run had stalled before: \(stall))")
                 }

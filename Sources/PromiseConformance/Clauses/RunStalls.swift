@@ -4,7 +4,7 @@ import Foundation
 ///
 /// A stall is a top-level case that failed because a wait for something that must happen (a handler's call, a
 /// settlement) ran out the case's time limit, where the adapter declares no departure. Until the run's first stall,
-/// every such wait may take the whole limit (``ClauseContext/caseTimeout``): a slow machine gets the time it needs.
+/// every such wait may take the whole limit (``CaseClock/caseTimeout``): a slow machine gets the time it needs.
 /// After it, the run already fails; a wait then ends once the implementation has been quiet (no call of any of its
 /// handlers or completions, ``ImplementationActivity``) for ``quietLimit``, and says so, instead of each
 /// case of each later clause waiting out the full limit for the same missing call.

@@ -41,7 +41,7 @@ struct CaseRecord: Codable, Sendable {
 }
 
 /// The line a child process prints as a top-level case starts (`started`), makes progress (`progressed`: its
-/// deadline moved, see ``ClauseContext/waitWhileProgressing(_:_:of:longest:reached:)``) or ends (`ended`).
+/// deadline moved, see ``CaseClock/waitWhileProgressing(_:_:of:longest:reached:)``) or ends (`ended`).
 struct CaseEventRecord: Codable, Sendable {
     /// The prefix of the line. The parent finds it anywhere in a line, so that output the implementation printed
     /// without a newline does not hide it.
