@@ -1,10 +1,10 @@
 // Trampoline.swift: the per-thread trampoline that keeps long chains off the stack, the same plumbing in the three
-// styles; each style has its own slot (its own state on each thread) and its own depth limit (`TrampolineSlot`).
+// styles; each style has its own slot (its own state on each thread, `TrampolineSlot`) and its own depth limit.
 //
 // A style runs a callback inline on the thread that settles a promise, and that callback may settle the next promise,
-// one call deeper. The trampoline counts that nesting (`depth`). Below its style's limit a run happens at once
-// (`run(_:)`); at the limit the style enqueues it instead (`enqueue(_:)`), and the outermost inline run on the thread
-// drains what was enqueued, in order, before it returns: a chain of a million inline steps runs as a loop instead of a
+// one call deeper. The trampoline counts that nesting (`depth`). Below its style's limit (a parameter of the calls
+// that check it: `isAt(limit:)`, `runOrEnqueue(below:_:)`) a run happens at once (`run(_:)`); at the limit the style
+// enqueues it instead (`enqueue(_:)`), and the outermost inline run on the thread drains what was enqueued, in order, before it returns: a chain of a million inline steps runs as a loop instead of a
 // million nested calls. Where a style starts a run, and what it does at the limit, is the style's own (BoltsStyle's
 // executors, PromiseKitStyle's handlers on `nil`, FBLStyle's inline observers).
 //
@@ -26,7 +26,7 @@
     import DarwinStandIns  // Apple's declarations for the Darwin branch below (Package.swift, trait DarwinStandIns)
 #endif
 
-/// One style's trampolines: the thread-local slot holding each thread's state for that style, and its depth limit.
+/// One style's trampolines: the thread-local slot holding each thread's state for that style.
 ///
 /// Each style keeps its own, so that its runs are counted against its own limit only: a style's callback that settles
 /// another style's promise starts that style's count from its own state.
@@ -34,11 +34,9 @@
 package struct TrampolineSlot: Sendable {
     /// The thread-local slot; its destructor frees a thread's state when the thread exits.
     @usableFromInline let key: pthread_key_t
-    /// How many inline runs may nest on one thread: at this depth the style enqueues a run instead.
-    @usableFromInline let depthLimit: Int
 
-    /// A slot whose trampolines let `depthLimit` inline runs nest; `style` names the module in a failure.
-    package init(depthLimit: Int, style: String) {
+    /// A slot of its own for a style; `style` names the module in a failure.
+    package init(style: String) {
         var key = pthread_key_t()
         #if canImport(Darwin) || DARWIN_STANDINS
             let status = pthread_key_create(&key) { Trampoline.free($0) }
@@ -49,7 +47,6 @@ package struct TrampolineSlot: Sendable {
         #endif
         precondition(status == 0, "\(style): pthread_key_create failed (\(status))")
         self.key = key
-        self.depthLimit = depthLimit
     }
 
     /// The calling thread's trampoline, created on first use.
@@ -63,7 +60,7 @@ package struct TrampolineSlot: Sendable {
     /// Creates the calling thread's state and stores it in the slot.
     @usableFromInline func makeCurrent() -> Trampoline {
         let state = UnsafeMutablePointer<Trampoline.State>.allocate(capacity: 1)
-        state.initialize(to: Trampoline.State(depthLimit: depthLimit))
+        state.initialize(to: Trampoline.State())
         pthread_setspecific(key, state)
         return Trampoline(state)
     }
@@ -86,11 +83,9 @@ package struct Trampoline {
     /// One thread's state.
     @usableFromInline
     package struct State {
-        /// The style's depth limit (`TrampolineSlot.depthLimit`).
-        @usableFromInline let depthLimit: Int
         /// Inline runs currently nested on the thread.
         @usableFromInline var depth = 0
-        /// Of those, the ones the style marks to count apart (BoltsStyle's `.default` executor's own).
+        /// Of those, the ones run with `runMarked`, counted apart (BoltsStyle's `.default` executor's own).
         @usableFromInline var markedDepth = 0
         /// Work kept for the outermost inline run, in order.
         @usableFromInline var enqueued: [EnqueuedWork] = []
@@ -102,7 +97,7 @@ package struct Trampoline {
         var releasing = false
 
         /// The state of a thread that has run nothing yet.
-        init(depthLimit: Int) { self.depthLimit = depthLimit }
+        init() {}
     }
 
     /// Which thread a trampoline belongs to, as a state machine records the thread draining a promise: the address of
@@ -121,17 +116,9 @@ package struct Trampoline {
 
     /// The thread's state, owned by the slot.
     @usableFromInline let state: UnsafeMutablePointer<State>
-    /// Whether a run through this handle is counted in `markedDepth` too.
-    @usableFromInline let isMarked: Bool
 
     /// The trampoline whose state is `state`.
-    @inlinable init(_ state: UnsafeMutablePointer<State>, isMarked: Bool = false) {
-        self.state = state
-        self.isMarked = isMarked
-    }
-
-    /// This handle, its runs counted in `markedDepth` as well (BoltsStyle's `.default` runs).
-    @inlinable package var marked: Trampoline { Trampoline(state, isMarked: true) }
+    @inlinable init(_ state: UnsafeMutablePointer<State>) { self.state = state }
 
     /// The token of this trampoline's thread.
     @inlinable package var token: Token { Token(state) }
@@ -142,23 +129,30 @@ package struct Trampoline {
     /// How many of them were marked.
     @inlinable package var markedDepth: Int { state.pointee.markedDepth }
 
-    /// Whether the thread is as deep as the style's limit: a run started now is to be enqueued instead.
-    @inlinable package var isAtDepthLimit: Bool { state.pointee.depth >= state.pointee.depthLimit }
+    /// Whether `limit` inline runs (the style's depth limit) are nested on the thread: a run started now is to be
+    /// enqueued instead.
+    @inlinable package func isAt(limit: Int) -> Bool { state.pointee.depth >= limit }
 
     /// Runs `work` now, one inline run deeper; the outermost run on the thread then drains what was enqueued
     /// meanwhile. The caller has checked the depth against its limit, and enqueues instead past it.
     @inlinable package func run(_ work: () -> Void) {
         state.pointee.depth += 1
-        if isMarked { state.pointee.markedDepth += 1 }
         work()
         if state.pointee.depth == 1 && !state.pointee.enqueued.isEmpty { runEnqueued() }
         state.pointee.depth -= 1
-        if isMarked { state.pointee.markedDepth -= 1 }
     }
 
-    /// Runs `work` now if the thread is below the style's depth limit, and otherwise keeps it for the outermost run.
-    @inlinable package func runOrEnqueue(_ work: @escaping () -> Void) {
-        if isAtDepthLimit { enqueue(work) } else { run(work) }
+    /// Runs `work` as `run(_:)` does, counting it in `markedDepth` too (BoltsStyle's `.default` runs).
+    @inlinable package func runMarked(_ work: () -> Void) {
+        state.pointee.markedDepth += 1
+        run(work)
+        state.pointee.markedDepth -= 1
+    }
+
+    /// Runs `work` now if fewer than `limit` inline runs are nested on the thread, and otherwise keeps it for the
+    /// outermost run.
+    @inlinable package func runOrEnqueue(below limit: Int, _ work: @escaping () -> Void) {
+        if isAt(limit: limit) { enqueue(work) } else { run(work) }
     }
 
     /// Keeps `work` for the outermost inline run on this thread to run.

@@ -59,13 +59,13 @@ extension FBLStyleTests {
         @Test func inlineObserversStartedInsideAnotherRunAfterIt() {
             var log: [Int] = []
             let trampoline = ObserverTrampoline.current
-            trampoline.runOrEnqueue {
+            trampoline.runOrEnqueue(below: ObserverTrampoline.inlineDepthLimit) {
                 log.append(1)
-                trampoline.runOrEnqueue {
+                trampoline.runOrEnqueue(below: ObserverTrampoline.inlineDepthLimit) {
                     log.append(3)
-                    trampoline.runOrEnqueue { log.append(5) }
+                    trampoline.runOrEnqueue(below: ObserverTrampoline.inlineDepthLimit) { log.append(5) }
                 }
-                trampoline.runOrEnqueue { log.append(4) }
+                trampoline.runOrEnqueue(below: ObserverTrampoline.inlineDepthLimit) { log.append(4) }
                 log.append(2)
             }
             #expect(log == [1, 2, 3, 4, 5])

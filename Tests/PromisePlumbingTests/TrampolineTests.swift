@@ -5,23 +5,23 @@ import Testing
 /// The shared trampoline, on slots of its own (so that no style's state on the test thread is touched): the depth
 /// limit, the order of enqueued work, one slot's count kept apart from another's, and flattened releases.
 @Suite struct TrampolineTests {
-    /// A slot whose trampolines let two inline runs nest.
-    static let shallow = TrampolineSlot(depthLimit: 2, style: "TrampolineTests")
+    /// A slot of the tests' own.
+    static let shallow = TrampolineSlot(style: "TrampolineTests")
     /// Another slot, as another style's.
-    static let other = TrampolineSlot(depthLimit: 2, style: "TrampolineTests")
+    static let other = TrampolineSlot(style: "TrampolineTests")
 
-    /// Below the limit a run happens at once, nested; at the limit it is enqueued, and the outermost run drains what
+    /// Below the limit (two here) a run happens at once, nested; at the limit it is enqueued, and the outermost run drains what
     /// was enqueued, in the order it was enqueued, before it returns.
     @Test func runsPastTheLimitWaitForTheOutermostRun() async {
         let (log, depthAfter) = await SmallStackThread.run {
             var log: [String] = []
             let trampoline = Self.shallow.current
-            trampoline.runOrEnqueue {
+            trampoline.runOrEnqueue(below: 2) {
                 log.append("1 at depth \(trampoline.depth)")
-                trampoline.runOrEnqueue {
+                trampoline.runOrEnqueue(below: 2) {
                     log.append("2 at depth \(trampoline.depth)")
-                    trampoline.runOrEnqueue { log.append("4 at depth \(trampoline.depth)") }
-                    trampoline.runOrEnqueue { log.append("5 at depth \(trampoline.depth)") }
+                    trampoline.runOrEnqueue(below: 2) { log.append("4 at depth \(trampoline.depth)") }
+                    trampoline.runOrEnqueue(below: 2) { log.append("5 at depth \(trampoline.depth)") }
                     log.append("3")
                 }
                 log.append("after 3")
@@ -39,7 +39,7 @@ import Testing
             let two = Self.other.current
             var seen: [Bool] = []
             one.run {
-                one.run { seen = [one.depth == 2, two.depth == 0, one.isAtDepthLimit, two.isAtDepthLimit] }
+                one.run { seen = [one.depth == 2, two.depth == 0, one.isAt(limit: 2), two.isAt(limit: 2)] }
             }
             return (one.token != two.token, seen)
         }
@@ -47,12 +47,12 @@ import Testing
         #expect(seen == [true, true, true, false])
     }
 
-    /// A marked handle counts its runs in `markedDepth` too (BoltsStyle's `.default`); an unmarked one does not.
+    /// A marked run is counted in `markedDepth` too (BoltsStyle's `.default`); a plain one is not.
     @Test func markedRunsAreCountedApart() async {
         let seen = await SmallStackThread.run {
             let trampoline = Self.shallow.current
             var seen: [Int] = []
-            trampoline.marked.run {
+            trampoline.runMarked {
                 trampoline.run { seen = [trampoline.depth, trampoline.markedDepth] }
             }
             return seen + [trampoline.markedDepth]

@@ -97,18 +97,19 @@ public enum BFExecutor: @unchecked Sendable {
     ///
     /// Continuations use it to run inline without allocating an escaping closure.
     @inlinable
-    func inlineTrampoline() -> Trampoline? {
+    func inlineTrampoline() -> BFInlineRun? {
         switch self {
         case .default:
             let trampoline = BFTrampoline.current
-            return trampoline.markedDepth < BFTrampoline.defaultDepthLimit ? trampoline.marked : nil
+            guard trampoline.markedDepth < BFTrampoline.defaultDepthLimit else { return nil }
+            return BFInlineRun(trampoline, isDefault: true)
         case .immediate:
             let trampoline = BFTrampoline.current
-            return trampoline.depth < BFTrampoline.immediateDepthLimit ? trampoline : nil
+            return trampoline.isAt(limit: BFTrampoline.immediateDepthLimit) ? nil : BFInlineRun(trampoline)
         case .mainThread:
             guard Thread.isMainThread else { return nil }
             let trampoline = BFTrampoline.current
-            return trampoline.depth < BFTrampoline.immediateDepthLimit ? trampoline : nil
+            return trampoline.isAt(limit: BFTrampoline.immediateDepthLimit) ? nil : BFInlineRun(trampoline)
         default:
             return nil
         }

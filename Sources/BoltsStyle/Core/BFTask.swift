@@ -47,7 +47,7 @@ public final class BFTask<TResult>: @unchecked Sendable {
     @discardableResult
     func trySetState(_ newState: BFTaskState<TResult>) -> Bool {
         let trampoline = BFTrampoline.current
-        let deep = trampoline.isAtDepthLimit
+        let deep = trampoline.isAt(limit: BFTrampoline.immediateDepthLimit)
         switch lock.withLock({ machine.settle(newState, on: trampoline.token, deep: deep) }) {
         case .alreadySettled:
             return false

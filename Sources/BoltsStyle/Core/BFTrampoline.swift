@@ -23,8 +23,29 @@ enum BFTrampoline {
     @usableFromInline static let immediateDepthLimit = 64
 
     /// BoltsStyle's slot: each thread's state, kept apart from the other styles'.
-    @usableFromInline static let slot = TrampolineSlot(depthLimit: immediateDepthLimit, style: "BoltsStyle")
+    @usableFromInline static let slot = TrampolineSlot(style: "BoltsStyle")
 
     /// The calling thread's trampoline, created on first use.
     @inlinable static var current: Trampoline { slot.current }
+}
+
+/// An inline run an executor allows now (`BFExecutor.inlineTrampoline()`): on the thread's trampoline, and counted as
+/// one of `.default`'s own runs when the executor is `.default`.
+@usableFromInline
+struct BFInlineRun {
+    /// The calling thread's trampoline.
+    @usableFromInline let trampoline: Trampoline
+    /// Whether the run is one of `.default`'s, counted against `BFTrampoline.defaultDepthLimit` too.
+    @usableFromInline let isDefault: Bool
+
+    /// A run on `trampoline`, one of `.default`'s if `isDefault`.
+    @inlinable init(_ trampoline: Trampoline, isDefault: Bool = false) {
+        self.trampoline = trampoline
+        self.isDefault = isDefault
+    }
+
+    /// Runs `work` now, one inline run deeper on the thread.
+    @inlinable func run(_ work: () -> Void) {
+        if isDefault { trampoline.runMarked(work) } else { trampoline.run(work) }
+    }
 }

@@ -21,7 +21,7 @@ enum ObserverTrampoline {
     @usableFromInline static let inlineDepthLimit = 1
 
     /// FBLStyle's slot: each thread's state, kept apart from the other styles'.
-    @usableFromInline static let slot = TrampolineSlot(depthLimit: inlineDepthLimit, style: "FBLStyle")
+    @usableFromInline static let slot = TrampolineSlot(style: "FBLStyle")
 
     /// The calling thread's trampoline, created on first use.
     @inlinable static var current: Trampoline { slot.current }

@@ -136,7 +136,7 @@ public final class Promise<Value>: @unchecked Sendable {
         if let queue = observer.queue {
             queue.async(group: promisesGroup) { body(resolution) }
         } else {
-            ObserverTrampoline.current.runOrEnqueue { body(resolution) }
+            ObserverTrampoline.current.runOrEnqueue(below: ObserverTrampoline.inlineDepthLimit) { body(resolution) }
         }
     }
 

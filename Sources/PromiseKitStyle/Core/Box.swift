@@ -63,7 +63,7 @@ public class PMKBox<R>: @unchecked Sendable {
     @inlinable @discardableResult
     final func seal(_ value: R) -> Bool {
         let trampoline = HandlerTrampoline.current
-        let deep = trampoline.isAtDepthLimit
+        let deep = trampoline.isAt(limit: HandlerTrampoline.inlineDepthLimit)
         @inline(__always) func settle() -> Machine.SettleAction {
             machine.settle(value, on: trampoline.token, deep: deep)
         }

@@ -21,7 +21,7 @@ enum HandlerTrampoline {
     @usableFromInline static let inlineDepthLimit = 16
 
     /// PromiseKitStyle's slot: each thread's state, kept apart from the other styles'.
-    @usableFromInline static let slot = TrampolineSlot(depthLimit: inlineDepthLimit, style: "PromiseKitStyle")
+    @usableFromInline static let slot = TrampolineSlot(style: "PromiseKitStyle")
 
     /// The calling thread's trampoline, created on first use.
     @inlinable static var current: Trampoline { slot.current }
@@ -33,7 +33,7 @@ extension Trampoline {
     /// batch and for the next ones, and the optimizer would otherwise call it out of line.
     @inlinable @inline(__always)
     func run<R>(_ handlers: Handlers<R>, with value: R) {
-        guard !isAtDepthLimit else {
+        guard !isAt(limit: HandlerTrampoline.inlineDepthLimit) else {
             enqueue { handlers.run(value) }
             return
         }
