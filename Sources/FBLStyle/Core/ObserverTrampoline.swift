@@ -25,4 +25,11 @@ enum ObserverTrampoline {
 
     /// The calling thread's trampoline, created on first use.
     @inlinable static var current: Trampoline { slot.current }
+
+    /// Runs an inline observer's `work` now if no other runs on this thread, and otherwise keeps it for the one that
+    /// runs. Out of line: the observers' hot paths (`notify`, `notifyFirst`) stay small enough to be inlined where
+    /// they are called.
+    @usableFromInline static func run(_ work: @escaping () -> Void) {
+        current.runOrEnqueue(below: inlineDepthLimit, work)
+    }
 }

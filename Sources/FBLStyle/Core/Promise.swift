@@ -72,16 +72,18 @@ public final class Promise<Value>: @unchecked Sendable {
 
     /// Settles `self` once: lock, settle the machine and store the resolution, unlock, run the observers taken out.
     @inlinable func resolve(_ resolution: Resolution) {
-        lock.lock()
-        let action = machine.settle()
-        if case .alreadySettled = action {
-            lock.unlock()
-            return
+        let action = lock.withLock {
+            let action = machine.settle()
+            if case .alreadySettled = action { return action }
+            store(resolution)
+            operationTask = nil
+            return action
         }
-        store(resolution)
-        operationTask = nil
-        lock.unlock()
-        if case .drain(let batch) = consume action { drain(batch, with: resolution) }
+        switch action {
+        case .alreadySettled: return
+        case .settledWithoutWaiters: break
+        case .drain(let batch): drain(batch, with: resolution)
+        }
         // Leave only after the observers' blocks have entered the group, so that the group never looks idle early.
         promisesGroup.leave()
     }
@@ -136,7 +138,7 @@ public final class Promise<Value>: @unchecked Sendable {
         if let queue = observer.queue {
             queue.async(group: promisesGroup) { body(resolution) }
         } else {
-            ObserverTrampoline.current.runOrEnqueue(below: ObserverTrampoline.inlineDepthLimit) { body(resolution) }
+            ObserverTrampoline.run { body(resolution) }
         }
     }
 
