@@ -1,12 +1,12 @@
 import Dispatch
 
-// `then`, `map`, `done` and `get` hop through handler objects (`Follow`, `Transform`, `Consume`: Hop.swift), so that
-// hopping allocates no closure context. The other methods hand `DispatchQueue.dispatch` a `@Sendable` closure, the
-// block Dispatch runs. The user's closures and values are not `Sendable` (PromiseKit's API), so that closure, and the
-// `step` it calls, capture `nonisolated(unsafe)` copies of them. This is sound: the closure runs once, on the queue,
-// after the promise that scheduled it sealed, and nothing else touches the copies meanwhile. A handler seals with
-// `rp.seal`, not PromiseKit's `rp.box.seal`: the `box` getter returns a new reference, a retain and a release around
-// every seal.
+// `then`, `map`, `done` and `get` hop through handler objects (`Follow`, `Transform`, `Consume`, in Core/, each
+// piped as its `receive` method), so that hopping allocates no closure context. The other methods hand
+// `DispatchQueue.dispatch` a `@Sendable` closure, the block Dispatch runs. The user's closures and values are not
+// `Sendable` (PromiseKit's API), so that closure, and the `step` it calls, capture `nonisolated(unsafe)` copies of
+// them. This is sound: the closure runs once, on the queue, after the promise that scheduled it sealed, and nothing
+// else touches the copies meanwhile. A handler seals with `rp.seal`, not PromiseKit's `rp.box.seal`: the `box` getter
+// returns a new reference, a retain and a release around every seal.
 
 /// An asynchronous value that can be chained: ``Promise`` and ``Guarantee`` conform, and so can your own types.
 ///
@@ -34,7 +34,7 @@ extension Thenable {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) throws -> U
     ) -> Promise<U.T> {
         let handler = Follow(on: on, flags: flags, body)
-        pipe { handler.receive($0) }
+        pipe(to: handler.receive)
         return handler.promise
     }
 
@@ -44,7 +44,7 @@ extension Thenable {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ transform: @escaping (T) throws -> U
     ) -> Promise<U> {
         let handler = Transform(on: on, flags: flags, transform)
-        pipe { handler.receive($0) }
+        pipe(to: handler.receive)
         return handler.promise
     }
 
@@ -81,7 +81,7 @@ extension Thenable {
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) throws -> Void
     ) -> Promise<Void> {
         let handler = Consume(on: on, flags: flags, body)
-        pipe { handler.receive($0) }
+        pipe(to: handler.receive)
         return handler.promise
     }
 
