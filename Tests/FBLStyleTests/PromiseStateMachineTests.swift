@@ -55,7 +55,7 @@ extension FBLStyleTests {
             var machine = Self.pending(["a", "b"], log)
             #expect(machine.register(Self.observer("c", log)) == .wait)
             #expect(Self.describe(machine, log) == "pending [\"a\", \"b\", \"c\"]")
-            #expect(machine.isPending && !machine.isResolved)
+            #expect(machine.phase.name == "pending")
         }
 
         /// pending, no observer + settle -> resolved: `.settledWithoutWaiters`.
@@ -67,7 +67,7 @@ extension FBLStyleTests {
                 return
             }
             #expect(Self.describe(machine, log) == "resolved")
-            #expect(!machine.isPending && machine.isResolved)
+            #expect(machine.phase.name == "resolved")
         }
 
         /// pending(observers) + settle -> draining with an empty list: `.drain(observers)`, in registration order.
@@ -80,7 +80,7 @@ extension FBLStyleTests {
             }
             #expect(Self.run(batch, log) == ["a", "b", "c"])
             #expect(Self.describe(machine, log) == "draining []")
-            #expect(!machine.isPending && !machine.isResolved, "draining is neither pending nor resolved")
+            #expect(machine.phase.name == "draining" && !machine.isPending, "draining is neither pending nor resolved")
         }
 
         /// pending(observers) + takeForRelease -> resolved: the observers, for `deinit` to let go of; pending without
@@ -153,7 +153,7 @@ extension FBLStyleTests {
                 return
             }
             #expect(Self.describe(machine, log) == "resolved")
-            #expect(machine.isResolved)
+            #expect(machine.phase.name == "resolved")
         }
 
         /// draining + takeForRelease -> unchanged, `nil` (a draining promise is never deallocated: its resolving thread

@@ -48,7 +48,9 @@ public enum TestEnvironment {
     public static let longChainLength = (isThreadSanitized || isAddressSanitized) && !isStress ? 100_000 : 1_000_000
 
     /// How many links the matrices of long chains on a small stack build (`EveryLinkStackTests`, one per style, and
-    /// `ConversionChainTests`): 5,000, 600 under either sanitizer, and ``longChainLength`` with `PROMISES_STRESS=1`.
+    /// `ConversionChainTests`): 5,000, 600 under either sanitizer, and ``longChainLength`` with `PROMISES_STRESS=1`;
+    /// `PROMISES_SMALL_STACK_LINKS=<n>` sets it to n instead (say 100,000, every link kind and outcome at that length
+    /// without the million of the stress run).
     ///
     /// On a 512 KiB stack a recursion per link overflows within a few hundred links of a debug build (about 1.5 KiB a
     /// link, 2.6 KiB under the address sanitizer): 5,000 is many times that, and catches a recursion of a little over
@@ -59,7 +61,8 @@ public enum TestEnvironment {
     /// chains in the plain run only kept those queues busy for longer, and the guide's scenarios, which wait on them
     /// with a time limit, ran out of it. ``longChainLength`` is still what the common forms reach in every run.
     public static let smallStackChainLength =
-        isStress ? longChainLength : (isThreadSanitized || isAddressSanitized ? 600 : 5_000)
+        ProcessInfo.processInfo.environment["PROMISES_SMALL_STACK_LINKS"].flatMap { Int($0) }
+        ?? (isStress ? longChainLength : (isThreadSanitized || isAddressSanitized ? 600 : 5_000))
 
     /// ``hangGuard`` in whole minutes, for Swift Testing's `.timeLimit(.minutes(_:))`.
     public static let hangGuardMinutes = Int((hangGuard / 60).rounded(.up))

@@ -103,11 +103,9 @@ public enum BFExecutor: @unchecked Sendable {
             let trampoline = BFTrampoline.current
             guard trampoline.markedDepth < BFTrampoline.defaultDepthLimit else { return nil }
             return BFInlineRun(trampoline, isDefault: true)
-        case .immediate:
-            let trampoline = BFTrampoline.current
-            return trampoline.isAt(limit: BFTrampoline.immediateDepthLimit) ? nil : BFInlineRun(trampoline)
-        case .mainThread:
-            guard Thread.isMainThread else { return nil }
+        case .mainThread where !Thread.isMainThread:
+            return nil
+        case .immediate, .mainThread:
             let trampoline = BFTrampoline.current
             return trampoline.isAt(limit: BFTrampoline.immediateDepthLimit) ? nil : BFInlineRun(trampoline)
         default:

@@ -103,11 +103,6 @@
         if case .pending = phase { true } else { false }
     }
 
-    /// Whether the promise is resolved and done draining: its resolution may be handed out directly.
-    @inlinable var isResolved: Bool {
-        if case .resolved = phase { true } else { false }
-    }
-
     /// Registers `observer`: it waits while the promise is pending or draining, and runs now once it is resolved.
     @inlinable mutating func register(_ observer: Promise<Value>.Observer) -> RegisterAction {
         switch phase.take() {
