@@ -15,6 +15,10 @@ import PackageDescription
 // does (`os_unfair_lock`, `pthread_key_create`'s destructor type, `dlsym`'s `RTLD_DEFAULT`) over the C library. CI
 // builds and tests with it: `swift test --traits DarwinStandIns`. What it cannot show is in README.md, "Platforms".
 let darwinStandIns: Set<String> = ["DarwinStandIns"]
+// Trait CheckedHandlers (not a default): the styles' handler types (`PMKHandler`, `BFContinuationBlock`,
+// `Promise.Then`, ...) become `@Sendable`, each promise type is `Sendable` only where its value type is, and each style
+// gains `@MainActor` overloads that run on the main queue, so that a handler that would race does not compile. Every
+// target reads it as `#if CheckedHandlers`. See docs/guide.md, "Swift 6 with checked handlers".
 /// What a module with Apple-only branches needs to compile them against the stand-ins when the trait is on.
 let withDarwinStandIns: (dependencies: [Target.Dependency], swiftSettings: [SwiftSetting]) = (
     [.target(name: "DarwinStandIns", condition: .when(traits: darwinStandIns))],
@@ -41,7 +45,14 @@ let package = Package(
         .trait(
             name: "DarwinStandIns",
             description: "Compile the Apple-only branches on Linux against stand-ins for the Apple APIs they use."
-        )
+        ),
+        .trait(
+            name: "CheckedHandlers",
+            description: """
+                Make the Swift 6 compiler check every closure the styles run later or elsewhere (`@Sendable`), make \
+                a promise `Sendable` only where its value is, and add `@MainActor` overloads that run on the main queue.
+                """
+        ),
     ],
     targets: [
         // The plumbing that is the same in the three styles (the lock, the trampoline, the raw storage), written once;

@@ -31,7 +31,7 @@ public final class BFCancellationToken: @unchecked Sendable {
     /// - Parameter observer: The closure to run on cancellation.
     /// - Returns: A registration whose ``BFCancellationTokenRegistration/dispose()`` removes the observer.
     @discardableResult
-    public func register(_ observer: @escaping () -> Void) -> BFCancellationTokenRegistration {
+    public func register(_ observer: @escaping BFBlock) -> BFCancellationTokenRegistration {
         let registration = BFCancellationTokenRegistration(token: self, observer: observer)
         enum Outcome { case added, runNow, inert }
         let outcome = lock.withLock { () -> Outcome in

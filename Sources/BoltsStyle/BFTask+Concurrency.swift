@@ -6,6 +6,8 @@
 // whoever started the work, and a caller who wants a cancelled Swift task to cancel it says so with
 // `withTaskCancellationHandler { try await task.async() } onCancel: { source.cancel() }`.
 
+import PromisePlumbing
+
 extension BFTask {
     /// Creates a task settled by an unstructured Swift `Task` that runs `operation`.
     ///
@@ -69,16 +71,18 @@ extension BFTask {
         priority: TaskPriority?,
         _ operation: @escaping @Sendable () async throws -> TResult
     ) -> Task<Void, Never> {
-        Task(priority: priority) { [self] in
+        // The task crosses into the Swift task whatever its result type; its lock orders the completion.
+        let task = UncheckedSendable(self)
+        return Task(priority: priority) {
             do {
                 let value = try await operation()
-                self.trySetState(.success(value))
+                task.value.trySetState(.success(value))
             } catch is CancellationError {
-                self.trySetState(.cancelled)
+                task.value.trySetState(.cancelled)
             } catch is BFCancelledError {
-                self.trySetState(.cancelled)
+                task.value.trySetState(.cancelled)
             } catch {
-                self.trySetState(.error(error))
+                task.value.trySetState(.error(error))
             }
         }
     }

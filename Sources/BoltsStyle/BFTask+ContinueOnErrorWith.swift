@@ -16,7 +16,7 @@ extension BFTask {
     public func continueOnErrorWith(
         _ executor: BFExecutor = .default,
         cancellationToken: BFCancellationToken? = nil,
-        continuation: @escaping (any Error) throws -> TResult
+        continuation: @escaping BFContinuationBlock<any Error, TResult>
     ) -> BFTask<TResult> {
         enqueueContinuation(executor, cancellationToken, .error(.anyError(continuation), BFSameType()))
     }
@@ -37,7 +37,7 @@ extension BFTask {
     public func continueOnErrorWith<E: Error>(
         _ executor: BFExecutor = .default,
         cancellationToken: BFCancellationToken? = nil,
-        continuation: @escaping (E) throws -> TResult
+        continuation: @escaping BFContinuationBlock<E, TResult>
     ) -> BFTask<TResult> {
         let typed: (any Error) -> BFTaskState<TResult> = { error in
             guard let matching = error as? E else { return .error(error) }  // another type: passed on unchanged
@@ -60,7 +60,7 @@ extension BFTask {
     public func continueOnErrorWithTask(
         _ executor: BFExecutor = .default,
         cancellationToken: BFCancellationToken? = nil,
-        continuation: @escaping (any Error) throws -> BFTask<TResult>
+        continuation: @escaping BFContinuationBlock<any Error, BFTask<TResult>>
     ) -> BFTask<TResult> {
         enqueueContinuation(executor, cancellationToken, .errorTask(.anyError(continuation), BFSameType()))
     }
@@ -80,7 +80,7 @@ extension BFTask {
     public func continueOnErrorWithTask<E: Error>(
         _ executor: BFExecutor = .default,
         cancellationToken: BFCancellationToken? = nil,
-        continuation: @escaping (E) throws -> BFTask<TResult>
+        continuation: @escaping BFContinuationBlock<E, BFTask<TResult>>
     ) -> BFTask<TResult> {
         let typed: (any Error) -> BFTaskState<BFTask<TResult>> = { error in
             guard let matching = error as? E else { return .error(error) }  // another type: passed on unchanged

@@ -15,7 +15,7 @@ extension BFTask {
     public func continueOnSuccessWith<S>(
         _ executor: BFExecutor = .default,
         cancellationToken: BFCancellationToken? = nil,
-        continuation: @escaping (TResult) throws -> S
+        continuation: @escaping BFContinuationBlock<TResult, S>
     ) -> BFTask<S> {
         enqueueContinuation(executor, cancellationToken, .success(continuation))
     }
@@ -34,7 +34,7 @@ extension BFTask {
     public func continueOnSuccessWithTask<S>(
         _ executor: BFExecutor = .default,
         cancellationToken: BFCancellationToken? = nil,
-        continuation: @escaping (TResult) throws -> BFTask<S>
+        continuation: @escaping BFContinuationBlock<TResult, BFTask<S>>
     ) -> BFTask<S> {
         enqueueContinuation(executor, cancellationToken, .successTask(continuation))
     }

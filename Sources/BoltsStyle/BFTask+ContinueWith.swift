@@ -18,7 +18,7 @@ extension BFTask {
     public func continueWith<S>(
         _ executor: BFExecutor = .default,
         cancellationToken: BFCancellationToken? = nil,
-        continuation: @escaping (BFTask<TResult>) throws -> S
+        continuation: @escaping BFContinuationBlock<BFTask<TResult>, S>
     ) -> BFTask<S> {
         enqueueContinuation(executor, cancellationToken, .always(continuation))
     }
@@ -38,7 +38,7 @@ extension BFTask {
     public func continueWithTask<S>(
         _ executor: BFExecutor = .default,
         cancellationToken: BFCancellationToken? = nil,
-        continuation: @escaping (BFTask<TResult>) throws -> BFTask<S>
+        continuation: @escaping BFContinuationBlock<BFTask<TResult>, BFTask<S>>
     ) -> BFTask<S> {
         enqueueContinuation(executor, cancellationToken, .alwaysTask(continuation))
     }

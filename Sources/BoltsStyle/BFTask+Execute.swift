@@ -7,6 +7,8 @@
 // the `async` initializer. `init(_:)`, a task already holding a value, is disfavoured so that a closure is
 // never taken for the value itself.
 
+import PromisePlumbing
+
 extension BFTask {
     /// Creates a task completed with the value `closure` returns, running it on `executor`.
     ///
@@ -21,13 +23,14 @@ extension BFTask {
     /// - Parameters:
     ///   - executor: Where the closure runs; ``BFExecutor/default`` (right away) by default.
     ///   - closure: Produces the task's result.
-    public convenience init(_ executor: BFExecutor = .default, closure: @escaping () throws -> TResult) {
+    public convenience init(_ executor: BFExecutor = .default, closure: @escaping BFExecutionBlock<TResult>) {
         self.init()
         if let trampoline = executor.inlineTrampoline() {
             trampoline.run { trySetState(bfOutcome(closure)) }
         } else {
-            nonisolated(unsafe) let closure = closure  // runs once, on the executor (see `BFExecutor.execute`)
-            executor.hop { self.trySetState(bfOutcome(closure)) }
+            // The closure runs once, on the executor (see `BFExecutor.execute`); the task's lock orders its completion.
+            let work = UncheckedSendable((task: self, closure: closure))
+            executor.hop { work.value.task.trySetState(bfOutcome(work.value.closure)) }
         }
     }
 
@@ -42,7 +45,7 @@ extension BFTask {
     /// - Returns: A task completed with the closure's outcome.
     public static func execute(
         _ executor: BFExecutor = .default,
-        closure: @escaping () throws -> TResult
+        closure: @escaping BFExecutionBlock<TResult>
     ) -> BFTask<TResult> {
         BFTask(executor, closure: closure)
     }
@@ -55,7 +58,7 @@ extension BFTask {
     /// - Returns: A task that completes like the task the closure returns.
     public static func executeWithTask(
         _ executor: BFExecutor = .default,
-        closure: @escaping () throws -> BFTask<TResult>
+        closure: @escaping BFExecutionBlock<BFTask<TResult>>
     ) -> BFTask<TResult> {
         BFTask<Void>(()).continueWithTask(executor) { _ in try closure() }
     }

@@ -3,7 +3,7 @@
 /// Hand out ``task`` to consumers and keep the source to complete it with ``set(result:)``,
 /// ``set(error:)`` or ``cancel()``. The `set…` methods stop the program if the task has already
 /// completed (as Bolts does); the `trySet…` methods return `false` instead and change nothing.
-public final class BFTaskCompletionSource<TResult>: Sendable {
+public final class BFTaskCompletionSource<TResult> {
     /// The task this source completes.
     public let task: BFTask<TResult>
 
@@ -70,3 +70,9 @@ public final class BFTaskCompletionSource<TResult>: Sendable {
         task.trySetState(.cancelled)
     }
 }
+
+#if CheckedHandlers
+    extension BFTaskCompletionSource: Sendable where TResult: Sendable {}
+#else
+    extension BFTaskCompletionSource: Sendable {}
+#endif

@@ -84,7 +84,8 @@ private func joinAny<Result>(
     _ inputs: [any OutcomeObservable], on queue: DispatchQueue,
     _ makeValue: @escaping ([Swift.Result<Any, any Error>]) -> Result
 ) -> Promise<Result> {
-    guard !inputs.isEmpty else { return Promise(resolved: .success([])).then(on: queue, makeValue) }
+    nonisolated(unsafe) let makeValue = makeValue
+    guard !inputs.isEmpty else { return Promise(resolved: .success([])).then(on: queue) { makeValue($0) } }
     let outcomes = Promise<[Swift.Result<Any, any Error>]>(pending: ())
     CombinedInputs.observe(inputs, on: queue) { outcome, all in
         guard outcomes.isPending, !all.contains(where: { $0 == nil }) else { return }
@@ -96,7 +97,7 @@ private func joinAny<Result>(
             outcomes.fulfill(settled)
         }
     }
-    return outcomes.then(on: queue, makeValue)
+    return outcomes.then(on: queue) { makeValue($0) }
 }
 
 /// The outcome of one promise passed to `any`: the value it was fulfilled with or the error it was rejected with.

@@ -1,8 +1,15 @@
 import Dispatch
+import PromisePlumbing
 
 extension Promise {
-    /// The block type of the "async" initializer: receives the functions that fulfill and reject the new promise.
-    public typealias Async = (@escaping (Value) -> Void, @escaping (any Error) -> Void) throws -> Void
+    #if CheckedHandlers
+        /// The block type of the "async" initializer: receives the functions that fulfill and reject the new promise. Under CheckedHandlers, `@Sendable (@escaping @Sendable (Value) -> Void, @escaping @Sendable (any Error) -> Void) throws -> Void`.
+        public typealias Async =
+            @Sendable (@escaping @Sendable (Value) -> Void, @escaping @Sendable (any Error) -> Void) throws -> Void
+    #else
+        /// The block type of the "async" initializer: receives the functions that fulfill and reject the new promise.
+        public typealias Async = (@escaping (Value) -> Void, @escaping (any Error) -> Void) throws -> Void
+    #endif
 
     /// Creates a pending promise and runs `work` asynchronously on `queue` to resolve it.
     ///
@@ -13,12 +20,16 @@ extension Promise {
     ///   - work: A block that starts the work and eventually resolves the promise.
     public convenience init(on queue: DispatchQueue = .promises, _ work: @escaping Async) {
         self.init(pending: ())
-        nonisolated(unsafe) let work = work
+        #if !CheckedHandlers
+            // The block is not `Sendable` (Google's API): it crosses to `queue` once, and nothing else touches it.
+            nonisolated(unsafe) let work = work
+        #endif
+        let promise = UncheckedSendable(self)  // resolved under its lock, from any thread
         queue.async(group: promisesGroup) {
             do {
-                try work({ self.fulfill($0) }, { self.reject($0) })
+                try work({ promise.value.fulfill($0) }, { promise.value.reject($0) })
             } catch {
-                self.reject(error)
+                promise.value.reject(error)
             }
         }
     }

@@ -1,8 +1,13 @@
 import Dispatch
 
 extension Promise {
-    /// The block type of `catch`: receives the error `self` was rejected with.
-    public typealias Catch = (any Error) -> Void
+    #if CheckedHandlers
+        /// The block type of `catch`: receives the error `self` was rejected with. Under CheckedHandlers, `@Sendable (any Error) -> Void`.
+        public typealias Catch = @Sendable (any Error) -> Void
+    #else
+        /// The block type of `catch`: receives the error `self` was rejected with.
+        public typealias Catch = (any Error) -> Void
+    #endif
 
     /// Chains a block that handles a rejection.
     ///

@@ -1,5 +1,7 @@
 // Swift concurrency, which the original lacks: await a promise, or make one from an `async` closure.
 
+import PromisePlumbing
+
 extension Promise {
     /// Suspends until the promise is resolved; returns its value or throws its error.
     ///
@@ -55,11 +57,12 @@ extension Promise {
         operation: @escaping @Sendable () async throws -> Value
     ) {
         self.init(pending: ())
+        let promise = UncheckedSendable(self)  // resolved from the Swift task, under its lock
         let task = Task(priority: priority) {
             do {
-                self.fulfill(try await operation())
+                promise.value.fulfill(try await operation())
             } catch {
-                self.reject(error)
+                promise.value.reject(error)
             }
         }
         setOperationTask(task)

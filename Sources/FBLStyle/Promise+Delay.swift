@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PromisePlumbing
 
 extension Promise {
     /// Delays a fulfillment by `interval` seconds; passes a rejection on without delay.
@@ -18,9 +19,9 @@ extension Promise {
                 promise.resolve(resolution)
                 return
             }
-            nonisolated(unsafe) let resolution = resolution
+            let delayed = UncheckedSendable((promise: promise, resolution: resolution))
             queue.asyncAfter(deadline: .now() + interval) {
-                promise.resolve(resolution)
+                delayed.value.promise.resolve(delayed.value.resolution)
             }
         }
         return promise

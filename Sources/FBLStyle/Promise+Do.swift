@@ -1,4 +1,5 @@
 import Dispatch
+import PromisePlumbing
 
 // The "do" initializers. As in the original, they are generic over the block's result rather than tied to `Value`:
 // that is what makes a block that only throws, `Promise<Int> { throw error }`, compile (its result type is `Void`,
@@ -7,8 +8,13 @@ import Dispatch
 // identity; a result that converts neither to `Value` nor to an error is a programming error, as in the original.
 
 extension Promise {
-    /// The block type of the "do" initializers: produces the resolution.
-    public typealias Do<Result> = () throws -> Result
+    #if CheckedHandlers
+        /// The block type of the "do" initializers: produces the resolution. Under CheckedHandlers, `@Sendable () throws -> Result`.
+        public typealias Do<Result> = @Sendable () throws -> Result
+    #else
+        /// The block type of the "do" initializers: produces the resolution.
+        public typealias Do<Result> = () throws -> Result
+    #endif
 
     /// Creates a pending promise fulfilled with the value `work` returns, or rejected with the error it throws.
     ///
@@ -21,12 +27,12 @@ extension Promise {
     ///   - work: A block returning the value of the new promise.
     public convenience init<Output>(on queue: DispatchQueue = .promises, _ work: @escaping Do<Output>) {
         self.init(pending: ())
-        nonisolated(unsafe) let work = work
+        let job = UncheckedSendable((promise: self, work: work))  // runs once, on `queue`
         queue.async(group: promisesGroup) {
             do {
-                self.resolve(Self.converting(.success(try work())))
+                job.value.promise.resolve(Self.converting(.success(try job.value.work())))
             } catch {
-                self.reject(error)
+                job.value.promise.reject(error)
             }
         }
     }
@@ -40,17 +46,18 @@ extension Promise {
     ///   - work: A block returning a promise whose resolution the new promise takes.
     public convenience init<Output>(on queue: DispatchQueue = .promises, _ work: @escaping Do<Promise<Output>>) {
         self.init(pending: ())
-        nonisolated(unsafe) let work = work
+        let job = UncheckedSendable((promise: self, work: work))  // runs once, on `queue`
         queue.async(group: promisesGroup) {
+            let promise = job.value.promise
             do {
-                let other = try work()
+                let other = try job.value.work()
                 if let other = other as? Promise<Value> {
-                    self.resolve(with: other, on: queue)
+                    promise.resolve(with: other, on: queue)
                 } else {
-                    other.observe(on: queue) { self.resolve(Self.converting($0)) }
+                    other.observe(on: queue) { promise.resolve(Self.converting($0)) }
                 }
             } catch {
-                self.reject(error)
+                promise.reject(error)
             }
         }
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import PromisePlumbing
 
 /// Waits until the first of the given promises is settled.
 ///
@@ -29,8 +30,10 @@ public func race<Value>(
 ) -> Promise<Value> {
     precondition(!promises.isEmpty, "race(_:) needs at least one promise")
     let promise = Promise<Value>(pending: ())
+    let race = UncheckedSendable((promise: promise, inputs: promises))  // observed on `queue`, under each lock
     queue.async(group: promisesGroup) {
-        for input in promises {
+        let promise = race.value.promise
+        for input in race.value.inputs {
             input.observe(on: queue) { resolution in
                 promise.resolve(resolution)
             }

@@ -1,6 +1,14 @@
 import Dispatch
 
 extension Promise {
+    #if CheckedHandlers
+        /// The block type of `recover`: receives the error `self` was rejected with. Under CheckedHandlers, `@Sendable (any Error) throws -> Result`.
+        public typealias Recover<Result> = @Sendable (any Error) throws -> Result
+    #else
+        /// The block type of `recover`: receives the error `self` was rejected with.
+        public typealias Recover<Result> = (any Error) throws -> Result
+    #endif
+
     /// Chains a block that replaces a rejection with the promise it returns.
     ///
     /// When `self` is rejected, `recovery` runs asynchronously on `queue` with the error, and the returned promise is
@@ -13,7 +21,7 @@ extension Promise {
     @discardableResult
     public func recover(
         on queue: DispatchQueue = .promises,
-        _ recovery: @escaping (any Error) throws -> Promise
+        _ recovery: @escaping Recover<Promise>
     ) -> Promise {
         let promise = Promise(pending: ())
         observe(on: queue) { resolution in
@@ -43,7 +51,7 @@ extension Promise {
     @discardableResult
     public func recover(
         on queue: DispatchQueue = .promises,
-        _ recovery: @escaping (any Error) throws -> Value
+        _ recovery: @escaping Recover<Value>
     ) -> Promise {
         let promise = Promise(pending: ())
         observe(on: queue) { resolution in

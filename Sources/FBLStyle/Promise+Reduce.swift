@@ -1,8 +1,13 @@
 import Dispatch
 
 extension Promise {
-    /// The block type of `reduce`: combines the accumulated value with the next element.
-    public typealias Reducer<Element> = (Value, Element) throws -> Promise<Value>
+    #if CheckedHandlers
+        /// The block type of `reduce`: combines the accumulated value with the next element. Under CheckedHandlers, `@Sendable (Value, Element) throws -> Promise<Value>`.
+        public typealias Reducer<Element> = @Sendable (Value, Element) throws -> Promise<Value>
+    #else
+        /// The block type of `reduce`: combines the accumulated value with the next element.
+        public typealias Reducer<Element> = (Value, Element) throws -> Promise<Value>
+    #endif
 
     /// Reduces `items` sequentially, starting from the value `self` is fulfilled with.
     ///
@@ -38,7 +43,8 @@ extension Promise {
         _ reducer: @escaping Reducer<Container.Element>
     ) -> Promise<Value> {
         items.reduce(self) { promise, item in
-            promise.then(on: queue) { value in
+            nonisolated(unsafe) let item = item
+            return promise.then(on: queue) { value in
                 try reducer(value, item)
             }
         }

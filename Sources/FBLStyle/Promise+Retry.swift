@@ -1,6 +1,15 @@
 import Dispatch
 import Foundation
 
+#if CheckedHandlers
+    /// The type of `retry`'s condition: decides, from the retries left and the error, whether to retry. Under
+    /// CheckedHandlers, `@Sendable (_ count: Int, _ error: any Error) -> Bool`.
+    public typealias RetryPredicate = @Sendable (_ count: Int, _ error: any Error) -> Bool
+#else
+    /// The type of `retry`'s condition: decides, from the retries left and the error, whether to retry.
+    public typealias RetryPredicate = (_ count: Int, _ error: any Error) -> Bool
+#endif
+
 /// Runs `work` and, while the promise it returns is rejected, runs it again after `interval` seconds.
 ///
 /// `work` first runs asynchronously on `queue`. When the promise it returns is rejected (or `work` throws), `work`
@@ -18,8 +27,8 @@ public func retry<Value>(
     on queue: DispatchQueue = .promises,
     attempts count: Int = 1,
     delay interval: TimeInterval = 1,
-    condition predicate: ((_ count: Int, _ error: any Error) -> Bool)? = nil,
-    _ work: @escaping () throws -> Promise<Value>
+    condition predicate: RetryPredicate? = nil,
+    _ work: @escaping Promise<Value>.Do<Promise<Value>>
 ) -> Promise<Value> {
     let loop = RetryLoop(queue: queue, interval: interval, predicate: predicate, work: work)
     queue.async(group: promisesGroup) {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PromisePlumbing
 
 extension Promise {
     /// Waits for `self` at most `interval` seconds.
@@ -19,9 +20,9 @@ extension Promise {
         observe(on: queue) { resolution in
             promise.resolve(resolution)
         }
-        queue.asyncAfter(deadline: .now() + interval) { [weak promise] in
-            promise?.reject(PromiseError.timedOut)
-        }
+        // The timer does not keep the promise alive; it reaches it under its lock, whatever its value type.
+        let timer = UncheckedSendable { [weak promise] in promise?.reject(PromiseError.timedOut) }
+        queue.asyncAfter(deadline: .now() + interval) { timer.value() }
         return promise
     }
 }

@@ -1,6 +1,14 @@
 import Dispatch
 
 extension Promise {
+    #if CheckedHandlers
+        /// The block type of `validate`: tests the value `self` was fulfilled with. Under CheckedHandlers, `@Sendable (Value) -> Bool`.
+        public typealias Validate = @Sendable (Value) -> Bool
+    #else
+        /// The block type of `validate`: tests the value `self` was fulfilled with.
+        public typealias Validate = (Value) -> Bool
+    #endif
+
     /// Checks the value `self` is fulfilled with.
     ///
     /// When `self` is fulfilled, `predicate` runs asynchronously on `queue` with the value; the returned promise is
@@ -14,7 +22,7 @@ extension Promise {
     @discardableResult
     public func validate(
         on queue: DispatchQueue = .promises,
-        _ predicate: @escaping (Value) -> Bool
+        _ predicate: @escaping Validate
     ) -> Promise {
         let promise = Promise(pending: ())
         observe(on: queue) { resolution in

@@ -3,6 +3,48 @@ import Dispatch
 // Promises from completion-handler APIs. Each `wrap` runs `work` asynchronously on `queue`, passing it a completion
 // handler that resolves the returned promise. A non-nil error rejects it; an error thrown by `work` rejects it too.
 
+#if CheckedHandlers
+    /// The work of the `wrap` whose completion handler takes `()`. Under CheckedHandlers, work and handler are `@Sendable`.
+    public typealias WrapWork = @Sendable (@escaping @Sendable () -> Void) throws -> Void
+    /// The work of the `wrap` whose completion handler takes `(Value)`. Under CheckedHandlers, work and handler are `@Sendable`.
+    public typealias WrapValueWork<Value> = @Sendable (@escaping @Sendable (Value) -> Void) throws -> Void
+    /// The work of the `wrap` whose completion handler takes `(Value?)`. Under CheckedHandlers, work and handler are `@Sendable`.
+    public typealias WrapOptionalWork<Value> = @Sendable (@escaping @Sendable (Value?) -> Void) throws -> Void
+    /// The work of the `wrap` whose completion handler takes `(Value, (any Error)?)`. Under CheckedHandlers, work and handler are `@Sendable`.
+    public typealias WrapValueErrorWork<Value> =
+        @Sendable (@escaping @Sendable (Value, (any Error)?) -> Void) throws -> Void
+    /// The work of the `wrap` whose completion handler takes `((any Error)?, Value)`. Under CheckedHandlers, work and handler are `@Sendable`.
+    public typealias WrapErrorValueWork<Value> =
+        @Sendable (@escaping @Sendable ((any Error)?, Value) -> Void) throws -> Void
+    /// The work of the `wrap` whose completion handler takes `(Value?, (any Error)?)`. Under CheckedHandlers, work and handler are `@Sendable`.
+    public typealias WrapOptionalErrorWork<Value> =
+        @Sendable (@escaping @Sendable (Value?, (any Error)?) -> Void) throws -> Void
+    /// The work of the `wrap` whose completion handler takes `((any Error)?, Value?)`. Under CheckedHandlers, work and handler are `@Sendable`.
+    public typealias WrapErrorOptionalWork<Value> =
+        @Sendable (@escaping @Sendable ((any Error)?, Value?) -> Void) throws -> Void
+    /// The work of the `wrap` whose completion handler takes `(Value1?, Value2?, (any Error)?)`. Under CheckedHandlers, work and handler are `@Sendable`.
+    public typealias WrapTwoValuesWork<Value1, Value2> =
+        @Sendable (@escaping @Sendable (Value1?, Value2?, (any Error)?) -> Void) throws -> Void
+#else
+    /// The work of the `wrap` whose completion handler takes `()`.
+    public typealias WrapWork = (@escaping () -> Void) throws -> Void
+    /// The work of the `wrap` whose completion handler takes `(Value)`.
+    public typealias WrapValueWork<Value> = (@escaping (Value) -> Void) throws -> Void
+    /// The work of the `wrap` whose completion handler takes `(Value?)`.
+    public typealias WrapOptionalWork<Value> = (@escaping (Value?) -> Void) throws -> Void
+    /// The work of the `wrap` whose completion handler takes `(Value, (any Error)?)`.
+    public typealias WrapValueErrorWork<Value> = (@escaping (Value, (any Error)?) -> Void) throws -> Void
+    /// The work of the `wrap` whose completion handler takes `((any Error)?, Value)`.
+    public typealias WrapErrorValueWork<Value> = (@escaping ((any Error)?, Value) -> Void) throws -> Void
+    /// The work of the `wrap` whose completion handler takes `(Value?, (any Error)?)`.
+    public typealias WrapOptionalErrorWork<Value> = (@escaping (Value?, (any Error)?) -> Void) throws -> Void
+    /// The work of the `wrap` whose completion handler takes `((any Error)?, Value?)`.
+    public typealias WrapErrorOptionalWork<Value> = (@escaping ((any Error)?, Value?) -> Void) throws -> Void
+    /// The work of the `wrap` whose completion handler takes `(Value1?, Value2?, (any Error)?)`.
+    public typealias WrapTwoValuesWork<Value1, Value2> = (@escaping (Value1?, Value2?, (any Error)?) -> Void) throws ->
+        Void
+#endif
+
 /// Wraps an API whose completion handler takes no arguments.
 /// - Parameters:
 ///   - queue: The queue to run `work` on.
@@ -10,7 +52,7 @@ import Dispatch
 /// - Returns: A promise fulfilled with `nil` when the handler is called.
 public func wrap(
     on queue: DispatchQueue = .promises,
-    _ work: @escaping (@escaping () -> Void) throws -> Void
+    _ work: @escaping WrapWork
 ) -> Promise<Any?> {
     Promise<Any?>(on: queue) { fulfill, _ in
         try work { fulfill(nil) }
@@ -24,7 +66,7 @@ public func wrap(
 /// - Returns: A promise fulfilled with the value passed to the handler.
 public func wrap<Value>(
     on queue: DispatchQueue = .promises,
-    _ work: @escaping (@escaping (Value) -> Void) throws -> Void
+    _ work: @escaping WrapValueWork<Value>
 ) -> Promise<Value> {
     Promise<Value>(on: queue) { fulfill, _ in
         try work { fulfill($0) }
@@ -38,7 +80,7 @@ public func wrap<Value>(
 /// - Returns: A promise fulfilled with the optional value passed to the handler.
 public func wrap<Value>(
     on queue: DispatchQueue = .promises,
-    _ work: @escaping (@escaping (Value?) -> Void) throws -> Void
+    _ work: @escaping WrapOptionalWork<Value>
 ) -> Promise<Value?> {
     Promise<Value?>(on: queue) { fulfill, _ in
         try work { fulfill($0) }
@@ -52,7 +94,7 @@ public func wrap<Value>(
 /// - Returns: A promise rejected with the error if there is one, else fulfilled with the value.
 public func wrap<Value>(
     on queue: DispatchQueue = .promises,
-    _ work: @escaping (@escaping (Value, (any Error)?) -> Void) throws -> Void
+    _ work: @escaping WrapValueErrorWork<Value>
 ) -> Promise<Value> {
     Promise<Value>(on: queue) { fulfill, reject in
         try work { value, error in
@@ -68,7 +110,7 @@ public func wrap<Value>(
 /// - Returns: A promise rejected with the error if there is one, else fulfilled with the value.
 public func wrap<Value>(
     on queue: DispatchQueue = .promises,
-    _ work: @escaping (@escaping ((any Error)?, Value) -> Void) throws -> Void
+    _ work: @escaping WrapErrorValueWork<Value>
 ) -> Promise<Value> {
     Promise<Value>(on: queue) { fulfill, reject in
         try work { error, value in
@@ -84,7 +126,7 @@ public func wrap<Value>(
 /// - Returns: A promise rejected with the error if there is one, else fulfilled with the optional value.
 public func wrap<Value>(
     on queue: DispatchQueue = .promises,
-    _ work: @escaping (@escaping (Value?, (any Error)?) -> Void) throws -> Void
+    _ work: @escaping WrapOptionalErrorWork<Value>
 ) -> Promise<Value?> {
     Promise<Value?>(on: queue) { fulfill, reject in
         try work { value, error in
@@ -100,7 +142,7 @@ public func wrap<Value>(
 /// - Returns: A promise rejected with the error if there is one, else fulfilled with the optional value.
 public func wrap<Value>(
     on queue: DispatchQueue = .promises,
-    _ work: @escaping (@escaping ((any Error)?, Value?) -> Void) throws -> Void
+    _ work: @escaping WrapErrorOptionalWork<Value>
 ) -> Promise<Value?> {
     Promise<Value?>(on: queue) { fulfill, reject in
         try work { error, value in
@@ -116,7 +158,7 @@ public func wrap<Value>(
 /// - Returns: A promise rejected with the error if there is one, else fulfilled with both optional values.
 public func wrap<Value1, Value2>(
     on queue: DispatchQueue = .promises,
-    _ work: @escaping (@escaping (Value1?, Value2?, (any Error)?) -> Void) throws -> Void
+    _ work: @escaping WrapTwoValuesWork<Value1, Value2>
 ) -> Promise<(Value1?, Value2?)> {
     Promise<(Value1?, Value2?)>(on: queue) { fulfill, reject in
         try work { value1, value2, error in

@@ -75,8 +75,9 @@ func isCancellation(_ error: any Error) -> Bool {
     error is BFCancelledError || error.isCancelled
 }
 
-/// Receives a settlement once.
-typealias SettlementHandler<Value> = (Settlement<Value>) -> Void
+/// Receives a settlement once, on whichever thread settles the source: `@Sendable`, so that the handlers of the
+/// conversions are checked whether or not the trait CheckedHandlers is on.
+typealias SettlementHandler<Value> = @Sendable (Settlement<Value>) -> Void
 
 /// The queue FBLStyle blocks of the bridge run on: concurrent, so conversions do not wait for each other, and never
 /// the main queue.

@@ -58,6 +58,9 @@ final class SourceThenable<Source: SettlementSource>: Thenable {
     }
 
     func pipe(to: @escaping (Result<Source.Settled>) -> Void) {
+        // `pipe(to:)`'s handler is PromiseKit's plain closure; here it is `Promise(_:)`'s own, which seals that
+        // promise and touches nothing else.
+        nonisolated(unsafe) let to = to
         source.subscribe { to($0.pmkResult) }
     }
 

@@ -1,6 +1,8 @@
 // Swift concurrency, which PromiseKit 8 only half has: `async()` on both types (PromiseKit's, but without its hop
 // through `conf.Q.return`, i.e. the main queue) and creation from an `async` closure (the name the other styles use).
 
+import PromisePlumbing
+
 /// The continuation `async()` resumes from the resolving thread; the value crosses over in an unchecked box because
 /// `T` need not be Sendable (the awaiting caller is the only one to receive it).
 typealias Resumption<V> = UnsafeContinuation<UncheckedSendable<V>, Never>
@@ -31,14 +33,14 @@ extension Promise {
         priority: TaskPriority? = nil, operation: @escaping @Sendable () async throws -> T
     ) {
         self.init(report: .none)
-        let box = self.box
+        let box = UncheckedSendable(self.box)  // sealed from the Swift task, under its barrier, whatever `T`
         task = Task(priority: priority) {
             do {
-                box.seal(.fulfilled(try await operation()))
+                box.value.seal(.fulfilled(try await operation()))
             } catch is CancellationError {
-                box.seal(.rejected(PMKError.cancelled))
+                box.value.seal(.rejected(PMKError.cancelled))
             } catch {
-                box.seal(.rejected(error))
+                box.value.seal(.rejected(error))
             }
         }
     }
@@ -64,7 +66,7 @@ extension Guarantee {
     ///     Guarantee { await cache.load() }.done(on: queue) { items in ... }
     public convenience init(priority: TaskPriority? = nil, operation: @escaping @Sendable () async -> T) {
         self.init(report: .none)
-        let box = self.box
-        task = Task(priority: priority) { _ = box.seal(await operation()) }
+        let box = UncheckedSendable(self.box)  // sealed from the Swift task, under its barrier, whatever `T`
+        task = Task(priority: priority) { _ = box.value.seal(await operation()) }
     }
 }

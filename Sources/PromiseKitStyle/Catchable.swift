@@ -1,4 +1,5 @@
 import Dispatch
+import PromisePlumbing
 
 // A handler that hops to a queue hands `DispatchQueue.dispatch` a `@Sendable` closure, the block Dispatch runs. The
 // user's closures and values are not `Sendable` (PromiseKit's API), so that closure captures `nonisolated(unsafe)`
@@ -18,7 +19,7 @@ extension CatchMixin {
     @inlinable @discardableResult
     public func `catch`(
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
-        policy: CatchPolicy = conf.catchPolicy, _ body: @escaping (Error) -> Void
+        policy: CatchPolicy = conf.catchPolicy, _ body: @escaping PMKGuaranteedHandler<Error, Void>
     ) -> PMKFinalizer {
         let finalizer = PMKFinalizer(on: on, flags: flags, policy: policy, body)
         pipe {
@@ -32,7 +33,7 @@ extension CatchMixin {
     @inlinable
     public func recover<U: Thenable>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
-        policy: CatchPolicy = conf.catchPolicy, _ body: @escaping (Error) throws -> U
+        policy: CatchPolicy = conf.catchPolicy, _ body: @escaping PMKHandler<Error, U>
     ) -> Promise<T> where U.T == T {
         let follow = Follow(on: on, flags: flags, policy: policy, body)
         pipe {
@@ -52,16 +53,17 @@ extension CatchMixin {
     @inlinable @discardableResult
     public func recover(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
-        _ body: @escaping (Error) -> Guarantee<T>
+        _ body: @escaping PMKGuaranteedHandler<Error, Guarantee<T>>
     ) -> Guarantee<T> {
         let rg = Guarantee<T>(.pending)
-        nonisolated(unsafe) let body = body
+        nonisolated(unsafe) let body: (any Error) -> Guarantee<T> = body
         pipe {
             switch $0 {
             case .fulfilled(let value):
                 rg.seal(value)
             case .rejected(let error):
-                on.dispatch(flags: flags) { body(error).pipe { (value: T) in rg.seal(value) } }
+                let recovered = UncheckedSendable(rg)  // sealed under its barrier, whatever `T`
+                on.dispatch(flags: flags) { body(error).pipe { (value: T) in recovered.value.seal(value) } }
             }
         }
         return rg
@@ -72,15 +74,15 @@ extension CatchMixin {
     ///     firstly { spinner.start(); return fetch() }.ensure { spinner.stop() }.catch { ... }
     @inlinable
     public func ensure(
-        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping () -> Void
+        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping PMKThunk<Void>
     ) -> Promise<T> {
         let rp = Promise<T>(.pending)
-        nonisolated(unsafe) let body = body
+        nonisolated(unsafe) let body: () -> Void = body
         pipe {
-            nonisolated(unsafe) let result = $0
+            let ensured = UncheckedSendable((promise: rp, result: $0))  // sealed under its barrier, whatever `T`
             on.dispatch(flags: flags) {
                 body()
-                rp.seal(result)
+                ensured.value.promise.seal(ensured.value.result)
             }
         }
         return rp
@@ -93,14 +95,14 @@ extension CatchMixin {
     @inlinable
     public func ensureThen(
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
-        _ body: @escaping () -> Guarantee<Void>
+        _ body: @escaping PMKThunk<Guarantee<Void>>
     ) -> Promise<T> {
         let rp = Promise<T>(.pending)
-        nonisolated(unsafe) let body = body
+        nonisolated(unsafe) let body: () -> Guarantee<Void> = body
         pipe {
-            nonisolated(unsafe) let result = $0
+            let ensured = UncheckedSendable((promise: rp, result: $0))  // sealed under its barrier, whatever `T`
             on.dispatch(flags: flags) {
-                body().done(on: conf.Q.return) { rp.seal(result) }
+                body().done(on: conf.Q.return) { ensured.value.promise.seal(ensured.value.result) }
             }
         }
         return rp
@@ -118,10 +120,11 @@ extension CatchMixin where T == Void {
     /// Recovers a `Void` chain from every error, cancellation included; the chain cannot reject any more.
     @inlinable @discardableResult
     public func recover(
-        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (Error) -> Void
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        _ body: @escaping PMKGuaranteedHandler<Error, Void>
     ) -> Guarantee<Void> {
         let rg = Guarantee<Void>(.pending)
-        nonisolated(unsafe) let body = body
+        nonisolated(unsafe) let body: (any Error) -> Void = body
         pipe {
             switch $0 {
             case .fulfilled:
@@ -140,10 +143,10 @@ extension CatchMixin where T == Void {
     @inlinable
     public func recover(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
-        policy: CatchPolicy = conf.catchPolicy, _ body: @escaping (Error) throws -> Void
+        policy: CatchPolicy = conf.catchPolicy, _ body: @escaping PMKHandler<Error, Void>
     ) -> Promise<Void> {
         let rp = Promise<Void>(.pending)
-        nonisolated(unsafe) let body = body
+        nonisolated(unsafe) let body: (any Error) throws -> Void = body
         pipe {
             switch $0 {
             case .fulfilled:

@@ -52,7 +52,7 @@ extension Promise {
     /// The old name of ``CatchMixin/ensure(on:flags:_:)``: runs `body` on `q` once this resolves either way, then
     /// passes the result on.
     @available(*, deprecated, message: "See `ensure`")
-    public func always(on q: DispatchQueue = .main, execute body: @escaping () -> Void) -> Promise {
+    public func always(on q: DispatchQueue = .main, execute body: @escaping PMKThunk<Void>) -> Promise {
         ensure(on: q, body)
     }
 }
@@ -63,7 +63,7 @@ extension Promise {
         /// ``PMKError/compactMap(_:_:)``.
         @available(*, deprecated, message: "See: `compactMap`")
         public func flatMap<U>(
-            on: DispatchQueue? = conf.Q.map, _ transform: @escaping (T) throws -> U?
+            on: DispatchQueue? = conf.Q.map, _ transform: @escaping PMKHandler<T, U?>
         ) -> Promise<U> {
             compactMap(on: on, transform)
         }
@@ -73,7 +73,7 @@ extension Promise {
         /// The old name of ``Thenable/mapValues(on:flags:_:)``.
         @available(*, deprecated, message: "See: `mapValues`")
         public func map<U>(
-            on: DispatchQueue? = conf.Q.map, _ transform: @escaping (T.Iterator.Element) throws -> U
+            on: DispatchQueue? = conf.Q.map, _ transform: @escaping PMKHandler<T.Iterator.Element, U>
         ) -> Promise<[U]> {
             mapValues(on: on, transform)
         }
@@ -81,7 +81,7 @@ extension Promise {
         /// The old name of ``Thenable/flatMapValues(on:flags:_:)``.
         @available(*, deprecated, message: "See: `flatMapValues`")
         public func flatMap<U: Sequence>(
-            on: DispatchQueue? = conf.Q.map, _ transform: @escaping (T.Iterator.Element) throws -> U
+            on: DispatchQueue? = conf.Q.map, _ transform: @escaping PMKHandler<T.Iterator.Element, U>
         ) -> Promise<[U.Iterator.Element]> {
             flatMapValues(on: on, transform)
         }
@@ -93,7 +93,7 @@ extension Thenable where T: Sequence {
     /// elements that pass `test`.
     @available(*, deprecated, message: "See: `filterValues`")
     public func filter(
-        on: DispatchQueue? = conf.Q.map, test: @escaping (T.Iterator.Element) -> Bool
+        on: DispatchQueue? = conf.Q.map, test: @escaping PMKGuaranteedHandler<T.Iterator.Element, Bool>
     ) -> Promise<[T.Iterator.Element]> {
         filterValues(on: on, test)
     }

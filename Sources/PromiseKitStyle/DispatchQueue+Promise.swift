@@ -1,4 +1,5 @@
 import Dispatch
+import PromisePlumbing
 
 /// Used by `DispatchQueue.async(.promise)` to pick PromiseKit's overload over Dispatch's.
 public enum PMKNamespacer {
@@ -12,16 +13,15 @@ extension DispatchQueue {
     ///     DispatchQueue.global().async(.promise) { try md5(input) }.done { md5 in ... }
     public final func async<T>(
         _: PMKNamespacer, group: DispatchGroup? = nil, qos: DispatchQoS = .default,
-        flags: DispatchWorkItemFlags = [], execute body: @escaping () throws -> T
+        flags: DispatchWorkItemFlags = [], execute body: @escaping PMKThrowingThunk<T>
     ) -> Promise<T> {
         let promise = Promise<T>(.pending)
-        let box = promise.box
-        let work = UncheckedSendable(body)
+        let work = UncheckedSendable((box: promise.box, body: body))  // runs once, on this queue, whatever `T`
         async(group: group, qos: qos, flags: flags) {
             do {
-                box.seal(.fulfilled(try work.value()))
+                work.value.box.seal(.fulfilled(try work.value.body()))
             } catch {
-                box.seal(.rejected(error))
+                work.value.box.seal(.rejected(error))
             }
         }
         return promise
@@ -32,12 +32,11 @@ extension DispatchQueue {
     ///     DispatchQueue.global().async(.promise) { md5(input) }.done { md5 in ... }
     public final func async<T>(
         _: PMKNamespacer, group: DispatchGroup? = nil, qos: DispatchQoS = .default,
-        flags: DispatchWorkItemFlags = [], execute body: @escaping () -> T
+        flags: DispatchWorkItemFlags = [], execute body: @escaping PMKThunk<T>
     ) -> Guarantee<T> {
         let guarantee = Guarantee<T>(.pending)
-        let box = guarantee.box
-        let work = UncheckedSendable(body)
-        async(group: group, qos: qos, flags: flags) { box.seal(work.value()) }
+        let work = UncheckedSendable((box: guarantee.box, body: body))  // runs once, on this queue, whatever `T`
+        async(group: group, qos: qos, flags: flags) { work.value.box.seal(work.value.body()) }
         return guarantee
     }
 }

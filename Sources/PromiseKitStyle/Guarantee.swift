@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PromisePlumbing
 
 // A handler that hops to a queue hands `DispatchQueue.dispatch` a `@Sendable` closure, the block Dispatch runs. The
 // user's closures and values are not `Sendable` (PromiseKit's API), so that closure, and the `step` it calls, capture
@@ -11,7 +12,7 @@ import Foundation
 ///     let (guarantee, resolve) = Guarantee<Int>.pending()
 ///     guarantee.map(on: queue) { $0 * 2 }.done(on: queue) { print($0) }
 ///     resolve(21)
-public final class Guarantee<T>: PMKBox<T>, Thenable, @unchecked Sendable {
+public final class Guarantee<T>: PMKBox<T>, Thenable {
     /// The Swift task running the operation of `init(priority:operation:)`; nil for any other guarantee. Written
     /// once, by that initializer after the task has started (the task already holds the box, but never reads this
     /// field), and before the initializer returns, so before anyone can call `async()`. It is there for `async()`
@@ -57,8 +58,9 @@ public final class Guarantee<T>: PMKBox<T>, Thenable, @unchecked Sendable {
     /// The function that resolves `box`. Inlinable, so that in a client's release build the function `pending()`
     /// returns seals a box of the client's concrete type instead of calling the generic `seal`.
     @inlinable static func resolveFunction(_ box: PMKBox<T>) -> @Sendable (T) -> Void {
-        { value in
-            if !box.seal(value) { PMKDoubleResolution.report(Result<T>.fulfilled(value)) }
+        let box = UncheckedSendable(box)  // sealed under its barrier, from any thread, whatever `T`
+        return { value in
+            if !box.value.seal(value) { PMKDoubleResolution.report(Result<T>.fulfilled(value)) }
         }
     }
 
@@ -75,10 +77,11 @@ extension Guarantee {
     /// Consumes the value; returns a guarantee of `Void`.
     @inlinable @discardableResult
     public func done(
-        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) -> Void
+        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
+        _ body: @escaping PMKGuaranteedHandler<T, Void>
     ) -> Guarantee<Void> {
         let rg = Guarantee<Void>(.pending)
-        nonisolated(unsafe) let body = body
+        nonisolated(unsafe) let body: (T) -> Void = body
         pipe { (value: T) in
             nonisolated(unsafe) let value = value
             @Sendable func step() {
@@ -92,9 +95,10 @@ extension Guarantee {
 
     /// Looks at the value and passes it on.
     public func get(
-        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) -> Void
+        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
+        _ body: @escaping PMKGuaranteedHandler<T, Void>
     ) -> Guarantee<T> {
-        map(on: on, flags: flags) {
+        moduleMap(on: on, flags: flags) {
             body($0)
             return $0
         }
@@ -103,30 +107,19 @@ extension Guarantee {
     /// Transforms the value.
     @inlinable
     public func map<U>(
-        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) -> U
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        _ body: @escaping PMKGuaranteedHandler<T, U>
     ) -> Guarantee<U> {
-        let rg = Guarantee<U>(.pending)
-        nonisolated(unsafe) let body = body
-        pipe { (value: T) in
-            nonisolated(unsafe) let value = value
-            if let on { on.dispatch(flags: flags) { rg.seal(body(value)) } } else { rg.seal(body(value)) }
-        }
-        return rg
+        moduleMap(on: on, flags: flags, body)
     }
 
     /// Continues with the guarantee `body` returns.
     @inlinable @discardableResult
     public func then<U>(
-        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) -> Guarantee<U>
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        _ body: @escaping PMKGuaranteedHandler<T, Guarantee<U>>
     ) -> Guarantee<U> {
-        let rg = Guarantee<U>(.pending)
-        nonisolated(unsafe) let body = body
-        pipe { (value: T) in
-            nonisolated(unsafe) let value = value
-            @Sendable func step() { body(value).pipe { (next: U) in rg.seal(next) } }
-            if let on { on.dispatch(flags: flags) { step() } } else { step() }
-        }
-        return rg
+        moduleThen(on: on, flags: flags, body)
     }
 
     /// A guarantee that resolves when this does, with `()`.
@@ -154,41 +147,43 @@ extension Guarantee where T: Sequence {
     /// `Guarantee<[T]>` → `T -> U` → `Guarantee<[U]>`.
     public func mapValues<U>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
-        _ transform: @escaping (T.Iterator.Element) -> U
+        _ transform: @escaping PMKGuaranteedHandler<T.Iterator.Element, U>
     ) -> Guarantee<[U]> {
-        map(on: on, flags: flags) { $0.map(transform) }
+        moduleMap(on: on, flags: flags) { $0.map(transform) }
     }
 
     /// `Guarantee<[T]>` → `T -> [U]` → `Guarantee<[U]>`.
     public func flatMapValues<U: Sequence>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
-        _ transform: @escaping (T.Iterator.Element) -> U
+        _ transform: @escaping PMKGuaranteedHandler<T.Iterator.Element, U>
     ) -> Guarantee<[U.Iterator.Element]> {
-        map(on: on, flags: flags) { $0.flatMap(transform) }
+        moduleMap(on: on, flags: flags) { $0.flatMap(transform) }
     }
 
     /// `Guarantee<[T]>` → `T -> U?` → `Guarantee<[U]>`.
     public func compactMapValues<U>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
-        _ transform: @escaping (T.Iterator.Element) -> U?
+        _ transform: @escaping PMKGuaranteedHandler<T.Iterator.Element, U?>
     ) -> Guarantee<[U]> {
-        map(on: on, flags: flags) { $0.compactMap(transform) }
+        moduleMap(on: on, flags: flags) { $0.compactMap(transform) }
     }
 
     /// `Guarantee<[T]>` → `T -> Guarantee<U>` → `Guarantee<[U]>`.
     public func thenMap<U>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
-        _ transform: @escaping (T.Iterator.Element) -> Guarantee<U>
+        _ transform: @escaping PMKGuaranteedHandler<T.Iterator.Element, Guarantee<U>>
     ) -> Guarantee<[U]> {
-        then(on: on, flags: flags) { when(guarantees: $0.map(transform)) }
+        moduleThen(on: on, flags: flags) { when(guarantees: $0.map(transform)) }
     }
 
     /// `Guarantee<[T]>` → `T -> Guarantee<[U]>` → `Guarantee<[U]>`.
     public func thenFlatMap<U>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
-        _ transform: @escaping (T.Iterator.Element) -> Guarantee<U>
+        _ transform: @escaping PMKGuaranteedHandler<T.Iterator.Element, Guarantee<U>>
     ) -> Guarantee<[U.Iterator.Element]> where U: Sequence {
-        then(on: on, flags: flags) { when(guarantees: $0.map(transform)) }.map(on: nil) { $0.flatMap { $0 } }
+        moduleThen(on: on, flags: flags) { when(guarantees: $0.map(transform)) }.moduleMap(on: nil, flags: nil) {
+            $0.flatMap { $0 }
+        }
     }
 
     /// `Guarantee<[T]>` → `T -> Thenable<[U]>` → `Guarantee<[U]>`: PromiseKit's signature, taking any thenable (the
@@ -196,9 +191,9 @@ extension Guarantee where T: Sequence {
     /// returned promise stops the program, as in PromiseKit.
     public func thenFlatMap<U: Thenable>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
-        _ transform: @escaping (T.Iterator.Element) -> U
+        _ transform: @escaping PMKGuaranteedHandler<T.Iterator.Element, U>
     ) -> Guarantee<[U.T.Iterator.Element]> where U.T: Sequence {
-        then(on: on, flags: flags) { elements in
+        moduleThen(on: on, flags: flags) { elements in
             Guarantee<[U.T.Iterator.Element]> { resolve in
                 when(fulfilled: elements.map(transform)).pipe { result in
                     switch result {
@@ -213,17 +208,17 @@ extension Guarantee where T: Sequence {
     /// `Guarantee<[T]>` → `T -> Bool` → `Guarantee<[T]>`.
     public func filterValues(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
-        _ isIncluded: @escaping (T.Iterator.Element) -> Bool
+        _ isIncluded: @escaping PMKGuaranteedHandler<T.Iterator.Element, Bool>
     ) -> Guarantee<[T.Iterator.Element]> {
-        map(on: on, flags: flags) { $0.filter(isIncluded) }
+        moduleMap(on: on, flags: flags) { $0.filter(isIncluded) }
     }
 
     /// The elements sorted by `areInIncreasingOrder`.
     public func sortedValues(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
-        _ areInIncreasingOrder: @escaping (T.Iterator.Element, T.Iterator.Element) -> Bool
+        _ areInIncreasingOrder: @escaping PMKOrdering<T.Iterator.Element>
     ) -> Guarantee<[T.Iterator.Element]> {
-        map(on: on, flags: flags) { $0.sorted(by: areInIncreasingOrder) }
+        moduleMap(on: on, flags: flags) { $0.sorted(by: areInIncreasingOrder) }
     }
 }
 
@@ -232,7 +227,7 @@ extension Guarantee where T: Sequence, T.Iterator.Element: Comparable {
     public func sortedValues(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil
     ) -> Guarantee<[T.Iterator.Element]> {
-        map(on: on, flags: flags) { $0.sorted() }
+        moduleMap(on: on, flags: flags) { $0.sorted() }
     }
 }
 
@@ -245,3 +240,43 @@ extension Guarantee where T == Void {
     /// A guarantee already resolved with `()`.
     public static var value: Guarantee<Void> { .value(()) }
 }
+
+// `map` and `then` as this module's own forms call them (the sequence and key-path forms), taking a plain closure:
+// see the same pair on `Thenable` (Thenable.swift).
+extension Guarantee {
+    @inlinable
+    func moduleMap<U>(on: DispatchQueue?, flags: DispatchWorkItemFlags?, _ body: @escaping (T) -> U) -> Guarantee<U> {
+        let rg = Guarantee<U>(.pending)
+        pipe { (value: T) in
+            // Crosses to `on` once, whatever `T` and `U`; `rg`'s barrier orders the seal.
+            let step = UncheckedSendable((guarantee: rg, body: body, value: value))
+            if let on {
+                on.dispatch(flags: flags) { step.value.guarantee.seal(step.value.body(step.value.value)) }
+            } else {
+                rg.seal(body(value))
+            }
+        }
+        return rg
+    }
+
+    @inlinable
+    func moduleThen<U>(
+        on: DispatchQueue?, flags: DispatchWorkItemFlags?, _ body: @escaping (T) -> Guarantee<U>
+    ) -> Guarantee<U> {
+        let rg = Guarantee<U>(.pending)
+        pipe { (value: T) in
+            func step() { body(value).pipe { (next: U) in rg.seal(next) } }
+            // Crosses to `on` once, whatever `T` and `U`; `rg`'s barrier orders the seal.
+            let hop = UncheckedSendable(step)
+            if let on { on.dispatch(flags: flags) { hop.value() } } else { step() }
+        }
+        return rg
+    }
+}
+
+// The conformance `PMKBox` gives (Box.swift), restated as Swift requires of a subclass.
+#if CheckedHandlers
+    extension Guarantee: @unchecked Sendable where T: Sendable {}
+#else
+    extension Guarantee: @unchecked Sendable {}
+#endif

@@ -20,7 +20,7 @@ enum PMKUnambiguousInitializer {
 ///     }
 ///
 /// Handlers run on `conf.Q` (the main queue by default) unless a call passes `on:`; see <doc:HowTheHandlerQueueWorks>.
-public final class Promise<T>: PMKBox<Result<T>>, Thenable, CatchMixin, @unchecked Sendable {
+public final class Promise<T>: PMKBox<Result<T>>, Thenable, CatchMixin {
     /// The Swift task running the operation of `init(priority:operation:)`; nil for any other promise. Written
     /// once, by that initializer after the task has started (the task already holds the box, but never reads this
     /// field), and before the initializer returns, so before anyone can call `async()`. It is there for `async()`
@@ -115,3 +115,10 @@ extension Promise where T == Void {
     /// A promise already fulfilled with `()`: `return .value` in a function returning `Promise<Void>`.
     public static var value: Promise<Void> { .value(()) }
 }
+
+// The conformance `PMKBox` gives (Box.swift), restated as Swift requires of a subclass.
+#if CheckedHandlers
+    extension Promise: @unchecked Sendable where T: Sendable {}
+#else
+    extension Promise: @unchecked Sendable {}
+#endif

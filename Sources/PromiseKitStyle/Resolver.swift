@@ -3,7 +3,10 @@
 ///
 /// A struct holding the promise (PromiseKit's is a class): creating one allocates nothing. A promise deallocated while
 /// pending is reported by the promise itself, so nothing depends on the resolver's lifetime.
-public struct Resolver<T>: Sendable {
+///
+/// It is `Sendable` whatever `T`, under the trait CheckedHandlers too: it only seals, handing its value over, and the
+/// barrier orders the seal.
+public struct Resolver<T>: @unchecked Sendable {
     @usableFromInline let box: PMKBox<Result<T>>
 
     @inlinable init(_ box: PMKBox<Result<T>>) {

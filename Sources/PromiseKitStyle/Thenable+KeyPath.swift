@@ -8,14 +8,17 @@ extension Thenable {
     public func map<U>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ keyPath: KeyPath<T, U>
     ) -> Promise<U> {
-        map(on: on, flags: flags) { $0[keyPath: keyPath] }
+        moduleMap(on: on, flags: flags) { $0[keyPath: keyPath] }
     }
 
     /// The value's optional property at `keyPath`; `nil` rejects with `PMKError.compactMap`.
     public func compactMap<U>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ keyPath: KeyPath<T, U?>
     ) -> Promise<U> {
-        compactMap(on: on, flags: flags) { $0[keyPath: keyPath] }
+        moduleMap(on: on, flags: flags) { value in
+            guard let mapped = value[keyPath: keyPath] else { throw PMKError.compactMap(value, U.self) }
+            return mapped
+        }
     }
 }
 
@@ -25,7 +28,7 @@ extension Thenable where T: Sequence {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ keyPath: KeyPath<T.Iterator.Element, U>
     ) -> Promise<[U]> {
-        mapValues(on: on, flags: flags) { $0[keyPath: keyPath] }
+        moduleMap(on: on, flags: flags) { $0.map { $0[keyPath: keyPath] } }
     }
 
     /// Every element's optional property at `keyPath`, without the `nil`s.
@@ -33,7 +36,7 @@ extension Thenable where T: Sequence {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ keyPath: KeyPath<T.Iterator.Element, U?>
     ) -> Promise<[U]> {
-        compactMapValues(on: on, flags: flags) { $0[keyPath: keyPath] }
+        moduleMap(on: on, flags: flags) { $0.compactMap { $0[keyPath: keyPath] } }
     }
 
     /// The elements whose `Bool` property at `keyPath` is true.
@@ -41,7 +44,7 @@ extension Thenable where T: Sequence {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ keyPath: KeyPath<T.Iterator.Element, Bool>
     ) -> Promise<[T.Iterator.Element]> {
-        filterValues(on: on, flags: flags) { $0[keyPath: keyPath] }
+        moduleMap(on: on, flags: flags) { $0.filter { $0[keyPath: keyPath] } }
     }
 }
 
@@ -50,7 +53,7 @@ extension Guarantee {
     public func map<U>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ keyPath: KeyPath<T, U>
     ) -> Guarantee<U> {
-        map(on: on, flags: flags) { $0[keyPath: keyPath] }
+        moduleMap(on: on, flags: flags) { $0[keyPath: keyPath] }
     }
 }
 
@@ -60,7 +63,7 @@ extension Guarantee where T: Sequence {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ keyPath: KeyPath<T.Iterator.Element, U>
     ) -> Guarantee<[U]> {
-        mapValues(on: on, flags: flags) { $0[keyPath: keyPath] }
+        moduleMap(on: on, flags: flags) { $0.map { $0[keyPath: keyPath] } }
     }
 
     /// Every element's optional property at `keyPath`, without the `nil`s.
@@ -68,7 +71,7 @@ extension Guarantee where T: Sequence {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ keyPath: KeyPath<T.Iterator.Element, U?>
     ) -> Guarantee<[U]> {
-        compactMapValues(on: on, flags: flags) { $0[keyPath: keyPath] }
+        moduleMap(on: on, flags: flags) { $0.compactMap { $0[keyPath: keyPath] } }
     }
 
     /// The elements whose `Bool` property at `keyPath` is true.
@@ -76,6 +79,6 @@ extension Guarantee where T: Sequence {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ keyPath: KeyPath<T.Iterator.Element, Bool>
     ) -> Guarantee<[T.Iterator.Element]> {
-        filterValues(on: on, flags: flags) { $0[keyPath: keyPath] }
+        moduleMap(on: on, flags: flags) { $0.filter { $0[keyPath: keyPath] } }
     }
 }

@@ -1,5 +1,14 @@
 import Dispatch
+import PromisePlumbing
 
+// CONCURRENCY POLICY. As in PromiseKit, user closures are plain `@escaping` (not `@Sendable`) and values are
+// unconstrained `T`, so closures and values written for PromiseKit need not be `Sendable` in Swift 6 mode. The
+// promise types are `@unchecked Sendable`: the barrier makes their state thread-safe (Box.swift). Under the trait
+// CheckedHandlers the closures are `@Sendable` (PMKHandler.swift) and the promise types are `Sendable` only where their
+// value is. Closures cross threads only inside this module: as the `nonisolated(unsafe)` captures of the block a
+// handler hands the queue (below), in PromisePlumbing's `UncheckedSendable`, or inside a handler object that the block
+// captures, a `Hop` (Hop.swift) or the finalizer of `catch`.
+//
 // `then`, `map`, `done` and `get` hop through handler objects (`Follow`, `Transform`, `Consume`, in Core/, each
 // piped as its `receive` method), so that hopping allocates no closure context. The other methods hand
 // `DispatchQueue.dispatch` a `@Sendable` closure, the block Dispatch runs. The user's closures and values are not
@@ -31,54 +40,34 @@ extension Thenable {
     /// If `body` returns the promise `then` itself returned, that promise rejects with `PMKError.returnedSelf`.
     @inlinable
     public func then<U: Thenable>(
-        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) throws -> U
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ body: @escaping PMKHandler<T, U>
     ) -> Promise<U.T> {
-        let handler = Follow(on: on, flags: flags, body)
-        pipe(to: handler.receive)
-        return handler.promise
+        moduleThen(on: on, flags: flags, body)
     }
 
     /// Transforms the value when this fulfils; the returned promise rejects if `transform` throws.
     @inlinable
     public func map<U>(
-        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ transform: @escaping (T) throws -> U
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ transform: @escaping PMKHandler<T, U>
     ) -> Promise<U> {
-        let handler = Transform(on: on, flags: flags, transform)
-        pipe(to: handler.receive)
-        return handler.promise
+        moduleMap(on: on, flags: flags, transform)
     }
 
     /// Like `map`, but a `nil` result rejects with `PMKError.compactMap`.
     @inlinable
     public func compactMap<U>(
-        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ transform: @escaping (T) throws -> U?
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ transform: @escaping PMKHandler<T, U?>
     ) -> Promise<U> {
-        let rp = Promise<U>(.pending)
-        nonisolated(unsafe) let transform = transform
-        pipe {
-            @Sendable func step(_ value: T) {
-                do {
-                    guard let mapped = try transform(value) else { throw PMKError.compactMap(value, U.self) }
-                    rp.seal(.fulfilled(mapped))
-                } catch {
-                    rp.seal(.rejected(error))
-                }
-            }
-            switch $0 {
-            case .fulfilled(let value):
-                nonisolated(unsafe) let value = value
-                if let on { on.dispatch(flags: flags) { step(value) } } else { step(value) }
-            case .rejected(let error):
-                rp.seal(.rejected(error))
-            }
+        moduleMap(on: on, flags: flags) { value in
+            guard let mapped = try transform(value) else { throw PMKError.compactMap(value, U.self) }
+            return mapped
         }
-        return rp
     }
 
     /// Consumes the value when this fulfils; the returned promise fulfils with `Void` (or rejects if `body` throws).
     @inlinable
     public func done(
-        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) throws -> Void
+        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping PMKHandler<T, Void>
     ) -> Promise<Void> {
         let handler = Consume(on: on, flags: flags, body)
         pipe(to: handler.receive)
@@ -88,7 +77,7 @@ extension Thenable {
     /// Looks at the value when this fulfils and passes it on unchanged (or rejects if `body` throws).
     @inlinable
     public func get(
-        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping (T) throws -> Void
+        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping PMKHandler<T, Void>
     ) -> Promise<T> {
         map(on: on, flags: flags) {
             try body($0)
@@ -100,15 +89,15 @@ extension Thenable {
     @inlinable
     public func tap(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
-        _ body: @escaping (Result<T>) -> Void
+        _ body: @escaping PMKGuaranteedHandler<Result<T>, Void>
     ) -> Promise<T> {
         let rp = Promise<T>(.pending)
-        nonisolated(unsafe) let body = body
+        nonisolated(unsafe) let body: (Result<T>) -> Void = body
         pipe {
-            nonisolated(unsafe) let result = $0
+            let tapped = UncheckedSendable((promise: rp, result: $0))  // sealed under its barrier, whatever `T`
             on.dispatch(flags: flags) {
-                body(result)
-                rp.seal(result)
+                body(tapped.value.result)
+                tapped.value.promise.seal(tapped.value.result)
             }
         }
         return rp
@@ -150,5 +139,29 @@ extension Thenable {
     public var value: T? {
         guard case .fulfilled(let value)? = result else { return nil }
         return value
+    }
+}
+
+// `then` and `map` as this module's own forms call them (the sequence and key-path forms): the same handler objects,
+// taking a plain closure. Under CheckedHandlers the public forms take `@Sendable` closures; a module form's closure
+// captures only the caller's closure (checked where the caller wrote it) or a key path, so it need not be `@Sendable`,
+// and in a generic context it needs no `Sendable` metatypes.
+extension Thenable {
+    @inlinable
+    func moduleThen<U: Thenable>(
+        on: DispatchQueue?, flags: DispatchWorkItemFlags?, _ body: @escaping (T) throws -> U
+    ) -> Promise<U.T> {
+        let handler = Follow(on: on, flags: flags, body)
+        pipe(to: handler.receive)
+        return handler.promise
+    }
+
+    @inlinable
+    func moduleMap<U>(
+        on: DispatchQueue?, flags: DispatchWorkItemFlags?, _ transform: @escaping (T) throws -> U
+    ) -> Promise<U> {
+        let handler = Transform(on: on, flags: flags, transform)
+        pipe(to: handler.receive)
+        return handler.promise
     }
 }

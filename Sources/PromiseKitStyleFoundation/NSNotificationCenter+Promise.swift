@@ -17,7 +17,8 @@ extension NotificationCenter {
     /// - Returns: A guarantee of the notification.
     public func observe(once name: Notification.Name, object: Any? = nil) -> Guarantee<Notification> {
         let (guarantee, fulfill) = Guarantee<Notification>.pending()
-        let observer = addObserver(forName: name, object: object, queue: nil, using: fulfill)
+        // The observer token is not `Sendable`; the handler below, the only other user, runs once, after this line.
+        nonisolated(unsafe) let observer = addObserver(forName: name, object: object, queue: nil, using: fulfill)
         // Inline (`on: nil`): the removal must not wait for a queue, least of all the main queue, which not every
         // process serves.
         guarantee.done(on: nil) { _ in self.removeObserver(observer) }

@@ -65,7 +65,9 @@ public struct FBLStyleAdapter: PromiseAdapter {
     /// The async initializer, settled by the thenable's first callback.
     public func assimilated(_ thenable: any Thenable) -> Promise {
         Promise(on: .global()) { fulfill, reject in
-            nonisolated(unsafe) let (fulfill, reject) = (fulfill, reject)
+            // Plain functions here (they are `@Sendable` under the trait CheckedHandlers): the thenable calls back on any
+            // thread, and the promise resolves under its lock.
+            nonisolated(unsafe) let (fulfill, reject): ((Sentinel) -> Void, (any Error) -> Void) = (fulfill, reject)
             Assimilation.resolve(thenable) { outcome in
                 switch outcome {
                 case .success(let value): fulfill(value)

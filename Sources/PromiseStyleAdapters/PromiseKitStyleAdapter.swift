@@ -181,7 +181,10 @@ private final class ForeignPromiseKitThenable: PromiseKitStyle.Thenable, @unchec
         Assimilation.resolve(thenable, settle)
     }
 
-    func pipe(to: @escaping (Result<Sentinel>) -> Void) { outcome.done(on: nil) { to(Result($0)) } }
+    func pipe(to: @escaping (Result<Sentinel>) -> Void) {
+        nonisolated(unsafe) let to = to  // `Promise(_:)`'s own handler, run once by the resolving thread
+        outcome.done(on: nil) { to(Result($0)) }
+    }
 
     var result: Result<Sentinel>? { outcome.value.map { Result($0) } }
 }

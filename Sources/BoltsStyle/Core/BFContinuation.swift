@@ -157,8 +157,10 @@ final class BFContinuation<TResult, S>: @unchecked Sendable {
         }
         switch produced {
         case .success(let next):
-            // A token cancelled while `next` is pending cancels `derived` right away.
-            let registration = token?.register { derived.trySetState(.cancelled) }
+            // A token cancelled while `next` is pending cancels `derived` right away. (The observer crosses to the
+            // cancelling thread; `derived`'s lock orders the access, whatever its result type.)
+            let cancellable = UncheckedSendable(derived)
+            let registration = token?.register { cancellable.value.trySetState(.cancelled) }
             next.addCallback { _, nextState in
                 registration?.dispose()
                 derived.trySetStateNotNesting(nextState)

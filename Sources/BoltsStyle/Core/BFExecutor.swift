@@ -39,13 +39,13 @@ public enum BFExecutor: @unchecked Sendable {
     case operationQueue(OperationQueue)
 
     /// Passes the closure to the given function, which must call it before returning.
-    case closure((() -> Void) -> Void)
+    case closure((BFBlock) -> Void)
 
     /// Passes the closure to the given function, which may keep it and call it later.
-    case escapingClosure((@escaping () -> Void) -> Void)
+    case escapingClosure((@escaping BFBlock) -> Void)
 
     /// Runs `closure` according to this executor's strategy.
-    public func execute(_ closure: @escaping () -> Void) {
+    public func execute(_ closure: @escaping BFBlock) {
         if let trampoline = inlineTrampoline() {
             trampoline.run(closure)
             return
@@ -61,7 +61,7 @@ public enum BFExecutor: @unchecked Sendable {
             // Bolts' closures are not `@Sendable`: as in Bolts, the caller vouches for what they capture, and the
             // queue runs this one once, after everything written before the hop. (The wrapper costs one allocation
             // more than a closure that is `@Sendable` already, as the continuations' are.)
-            nonisolated(unsafe) let closure = closure
+            nonisolated(unsafe) let closure: () -> Void = closure
             hop { closure() }
         }
     }

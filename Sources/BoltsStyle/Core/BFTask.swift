@@ -14,7 +14,9 @@
 // Concurrency: as in Bolts, user closures are plain `@escaping` closures (not `@Sendable`) and results are
 // unconstrained, so code written for Bolts need not be `Sendable` in Swift 6 mode. `BFTask` is `@unchecked Sendable`:
 // `machine` and `asyncOperation` are touched only under the lock, except before the task is shared (initializers) and
-// when nothing refers to it any more (`deinit`), so closures and results cross threads only through the lock.
+// when nothing refers to it any more (`deinit`), so closures and results cross threads only through the lock. Under
+// the trait CheckedHandlers the closures are `@Sendable` (BFContinuationBlock.swift) and `BFTask` is `Sendable` only
+// where `TResult` is: a task shared between threads shares its result.
 
 import PromisePlumbing
 
@@ -23,7 +25,7 @@ import PromisePlumbing
 ///
 /// Inspect it with ``completed``, ``faulted``, ``cancelled``, ``result`` and ``error``; chain work
 /// with the `continue…` methods; complete it through a ``BFTaskCompletionSource``.
-public final class BFTask<TResult>: @unchecked Sendable {
+public final class BFTask<TResult> {
     /// A closure run once, when a task completes: the type of Bolts-Swift's `Task.Continuation`.
     ///
     /// BoltsStyle's own callbacks also receive the task and its final state; this alias is kept so that code
@@ -185,3 +187,9 @@ public final class BFTask<TResult>: @unchecked Sendable {
         return nil
     }
 }
+
+#if CheckedHandlers
+    extension BFTask: @unchecked Sendable where TResult: Sendable {}
+#else
+    extension BFTask: @unchecked Sendable {}
+#endif

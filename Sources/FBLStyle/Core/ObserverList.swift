@@ -12,6 +12,7 @@
 // block, and only that block reads it afterwards, so it needs no lock.
 
 import Dispatch
+import PromisePlumbing
 
 extension Promise {
     /// A registered observer. `queue == nil` marks a library-internal observer that runs inline.
@@ -87,7 +88,9 @@ extension Promise {
     @inlinable func notifyFirst(_ observer: Observer, of resolution: Resolution) {
         guard let queue = observer.queue else { return Self.notify(observer, of: resolution) }
         handedOff = observer.body
-        queue.async(group: promisesGroup) { self.runHandedOff() }
+        // The block captures the promise, whatever its value type: the lock and the hand-off order the accesses.
+        let promise = UncheckedSendable(self)
+        queue.async(group: promisesGroup) { promise.value.runHandedOff() }
     }
 
     /// Runs the observer handed off by `notifyFirst` with the resolution, on its queue, and lets go of it.

@@ -6,8 +6,13 @@ import Dispatch
 // shared body taking that line as a closure would allocate that closure's context on top of `handle`'s.
 
 extension Promise {
-    /// The block type of `then`: receives the value `self` was fulfilled with.
-    public typealias Then<Result> = (Value) throws -> Result
+    #if CheckedHandlers
+        /// The block type of `then`: receives the value `self` was fulfilled with. Under CheckedHandlers, `@Sendable (Value) throws -> Result`.
+        public typealias Then<Result> = @Sendable (Value) throws -> Result
+    #else
+        /// The block type of `then`: receives the value `self` was fulfilled with.
+        public typealias Then<Result> = (Value) throws -> Result
+    #endif
 
     /// Chains a block that returns a promise.
     ///

@@ -20,6 +20,8 @@
 //
 // `Promise` is `@unchecked Sendable`: its mutable state is guarded by `lock` (all but `handedOff`, see below), and
 // closures, whose values need not be `Sendable` (as in the original), reach their queue through `nonisolated(unsafe)`.
+// Under the trait CheckedHandlers the blocks are `@Sendable` (their aliases, `Then` and the others) and `Promise` is
+// `Sendable` only where `Value` is: a promise shared between threads shares its value.
 
 import Dispatch
 import PromisePlumbing
@@ -35,7 +37,7 @@ import PromisePlumbing
 /// (``Dispatch/DispatchQueue/promises`` by default). Pending promises and chained blocks belong to the global group
 /// ``Dispatch/DispatchGroup/promises`` until resolved or returned; ``waitForPromises(timeout:)`` waits on it. As in
 /// the original, fulfilling with an `Error` rejects; the module overview lists what differs from the original.
-public final class Promise<Value>: @unchecked Sendable {
+public final class Promise<Value> {
     /// The outcome of a resolved promise.
     @usableFromInline typealias Resolution = Result<Value, any Error>
 
@@ -220,3 +222,9 @@ public final class Promise<Value>: @unchecked Sendable {
         }
     }
 }
+
+#if CheckedHandlers
+    extension Promise: @unchecked Sendable where Value: Sendable {}
+#else
+    extension Promise: @unchecked Sendable {}
+#endif

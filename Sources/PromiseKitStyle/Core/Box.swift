@@ -17,7 +17,7 @@ import PromisePlumbing
 /// The state every ``Promise`` and ``Guarantee`` inherits: pending with its handlers, or sealed with a value
 /// (`R` is ``Result`` for a promise, `T` for a guarantee). All its members are internal; it is public only
 /// because the public promise types inherit from it, which saves one allocation per promise.
-public class PMKBox<R>: @unchecked Sendable {
+public class PMKBox<R> {
     /// Guards `machine`: reads in `sync`, writes in `sync(flags: .barrier)`.
     @usableFromInline final let barrier = Barrier()
     /// The phase and the value; touched only under `barrier`, or in `deinit`.
@@ -114,3 +114,12 @@ public class PMKBox<R>: @unchecked Sendable {
 enum PendingReport: UInt8 {
     case none, promise, guarantee
 }
+
+// The barrier makes a box's state safe to share; what a shared box also shares is its value. So the box, and with it
+// `Promise`, `Guarantee` and `PMKFinalizer`, which inherit the conformance, is `Sendable` whatever the value under
+// PromiseKit's rules (the default), and only where the value is under the trait CheckedHandlers.
+#if CheckedHandlers
+    extension PMKBox: @unchecked Sendable where R: Sendable {}
+#else
+    extension PMKBox: @unchecked Sendable {}
+#endif

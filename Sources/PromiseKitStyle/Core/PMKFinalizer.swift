@@ -8,7 +8,7 @@ import Dispatch
 /// The finalizer is itself the box `finally` registers on (one object, not a finalizer holding a guarantee), and it
 /// holds the parts of the `catch` that made it, so the handler `catch` registers captures the finalizer alone and
 /// needs no context of its own: a `catch` allocates this one object.
-public final class PMKFinalizer: PMKBox<Void>, @unchecked Sendable {
+public final class PMKFinalizer: PMKBox<Void> {
     /// The `catch` handler; dropped once it has run or the chain has ended without needing it, as PromiseKit's
     /// closure is, so that a kept finalizer does not keep the handler's captures alive. Written only by `init`, `end`
     /// and `handle`, one after the other.
@@ -59,9 +59,12 @@ public final class PMKFinalizer: PMKBox<Void>, @unchecked Sendable {
 
     /// Runs `body` once the chain has finished, whatever its outcome. Not chainable, unlike `ensure`.
     public func finally(
-        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping () -> Void
+        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping PMKThunk<Void>
     ) {
-        nonisolated(unsafe) let body = body
+        nonisolated(unsafe) let body: () -> Void = body
         pipe { _ in on.dispatch(flags: flags) { body() } }
     }
 }
+
+// The conformance `PMKBox<Void>` gives (Box.swift), restated as Swift requires of a subclass.
+extension PMKFinalizer: @unchecked Sendable {}
