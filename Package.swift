@@ -75,7 +75,7 @@ let package = Package(
             swiftSettings: withDarwinStandIns.swiftSettings
         ),
         .target(name: "PromiseConformance"),
-        .target(name: "PromiseBridge", dependencies: ["BoltsStyle", "PromiseKitStyle", "FBLStyle"]),
+        .target(name: "PromiseBridge", dependencies: ["BoltsStyle", "PromiseKitStyle", "FBLStyle", "PromisePlumbing"]),
         // The conformance adapters of the three styles: used by the runner and by ConformanceTests.
         .target(
             name: "PromiseStyleAdapters",

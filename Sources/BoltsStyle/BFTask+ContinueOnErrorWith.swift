@@ -11,6 +11,9 @@ extension BFTask {
     ///     not run and the derived task is cancelled.
     ///   - continuation: Receives the error; returns a result or throws.
     /// - Returns: A task completed with this task's result or the continuation's outcome.
+    #if CheckedHandlers
+        @_disfavoredOverload  // `.mainThread` picks the main-actor form (BFTask+MainThread.swift)
+    #endif
     @inlinable
     @discardableResult
     public func continueOnErrorWith(
@@ -55,6 +58,9 @@ extension BFTask {
     ///     is pending, the derived task is cancelled.
     ///   - continuation: Receives the error; returns the task to follow.
     /// - Returns: A task completed with this task's result or like the task the continuation returns.
+    #if CheckedHandlers
+        @_disfavoredOverload  // `.mainThread` picks the main-actor form (BFTask+MainThread.swift)
+    #endif
     @inlinable
     @discardableResult
     public func continueOnErrorWithTask(

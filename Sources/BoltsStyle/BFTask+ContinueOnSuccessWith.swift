@@ -10,6 +10,9 @@ extension BFTask {
     ///     not run and the derived task is cancelled.
     ///   - continuation: Receives the result and returns the derived task's result.
     /// - Returns: A task completed with the continuation's outcome.
+    #if CheckedHandlers
+        @_disfavoredOverload  // `.mainThread` picks the main-actor form (BFTask+MainThread.swift)
+    #endif
     @inlinable
     @discardableResult
     public func continueOnSuccessWith<S>(
@@ -29,6 +32,9 @@ extension BFTask {
     ///     is pending, the derived task is cancelled.
     ///   - continuation: Receives the result and returns the task to follow.
     /// - Returns: A task that completes like the task the continuation returns.
+    #if CheckedHandlers
+        @_disfavoredOverload  // `.mainThread` picks the main-actor form (BFTask+MainThread.swift)
+    #endif
     @inlinable
     @discardableResult
     public func continueOnSuccessWithTask<S>(

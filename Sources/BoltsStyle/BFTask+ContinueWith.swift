@@ -13,6 +13,9 @@ extension BFTask {
     ///     not run and the derived task is cancelled.
     ///   - continuation: Receives this (completed) task.
     /// - Returns: A task completed with the continuation's outcome.
+    #if CheckedHandlers
+        @_disfavoredOverload  // `.mainThread` picks the main-actor form (BFTask+MainThread.swift)
+    #endif
     @inlinable
     @discardableResult
     public func continueWith<S>(
@@ -33,6 +36,9 @@ extension BFTask {
     ///     is pending, the derived task is cancelled.
     ///   - continuation: Receives this (completed) task and returns the task to follow.
     /// - Returns: A task that completes like the task the continuation returns.
+    #if CheckedHandlers
+        @_disfavoredOverload  // `.mainThread` picks the main-actor form (BFTask+MainThread.swift)
+    #endif
     @inlinable
     @discardableResult
     public func continueWithTask<S>(

@@ -17,6 +17,9 @@ extension Promise {
     ///   - queue: The queue to run `work` on.
     ///   - work: A block that always runs.
     /// - Returns: A new pending promise resolved like `self`.
+    #if CheckedHandlers
+        @_disfavoredOverload  // `on: .main` picks the main-actor form (Promise+MainActor.swift)
+    #endif
     @discardableResult
     public func always(on queue: DispatchQueue = .promises, _ work: @escaping Always) -> Promise {
         let promise = Promise(pending: ())

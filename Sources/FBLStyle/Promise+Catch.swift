@@ -17,6 +17,9 @@ extension Promise {
     ///   - queue: The queue to run `reject` on.
     ///   - reject: A block handling the error `self` was rejected with.
     /// - Returns: A new pending promise resolved like `self`.
+    #if CheckedHandlers
+        @_disfavoredOverload  // `on: .main` picks the main-actor form (Promise+MainActor.swift)
+    #endif
     @discardableResult
     public func `catch`(on queue: DispatchQueue = .promises, _ reject: @escaping Catch) -> Promise {
         let promise = Promise(pending: ())

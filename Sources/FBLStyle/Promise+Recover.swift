@@ -18,6 +18,9 @@ extension Promise {
     ///   - queue: The queue to run `recovery` on.
     ///   - recovery: A block handling the error `self` was rejected with.
     /// - Returns: A new pending promise to use instead of `self`.
+    #if CheckedHandlers
+        @_disfavoredOverload  // `on: .main` picks the main-actor form (Promise+MainActor.swift)
+    #endif
     @discardableResult
     public func recover(
         on queue: DispatchQueue = .promises,
@@ -48,6 +51,9 @@ extension Promise {
     ///   - queue: The queue to run `recovery` on.
     ///   - recovery: A block handling the error `self` was rejected with.
     /// - Returns: A new pending promise to use instead of `self`.
+    #if CheckedHandlers
+        @_disfavoredOverload  // `on: .main` picks the main-actor form (Promise+MainActor.swift)
+    #endif
     @discardableResult
     public func recover(
         on queue: DispatchQueue = .promises,

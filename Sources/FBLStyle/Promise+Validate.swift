@@ -19,6 +19,9 @@ extension Promise {
     ///   - queue: The queue to run `predicate` on.
     ///   - predicate: The check.
     /// - Returns: A new pending promise resolved like `self` or rejected with ``PromiseError/validationFailure``.
+    #if CheckedHandlers
+        @_disfavoredOverload  // `on: .main` picks the main-actor form (Promise+MainActor.swift)
+    #endif
     @discardableResult
     public func validate(
         on queue: DispatchQueue = .promises,

@@ -4,6 +4,7 @@
 import BoltsStyle
 import FBLStyle
 import PromiseKitStyle
+import PromisePlumbing
 
 /// A promise of some style that reports its outcome once, as a ``Settlement``.
 protocol SettlementSource {
@@ -17,15 +18,16 @@ protocol SettlementSource {
 
 /// A `BFTask` completed by the source's outcome: the value, the same error, or cancelled.
 func makeBFTask<Source: SettlementSource>(from source: Source) -> BFTask<Source.Settled> {
-    let completion = BFTaskCompletionSource<Source.Settled>()
+    // The target crosses to the settling thread whatever its value type: it settles once, under its own lock.
+    let completion = UncheckedSendable(BFTaskCompletionSource<Source.Settled>())
     source.subscribe { settlement in
         switch settlement {
-        case .value(let value): completion.trySet(result: value)
-        case .error(let error): completion.trySet(error: error)
-        case .cancelled: completion.tryCancel()
+        case .value(let value): completion.value.trySet(result: value)
+        case .error(let error): completion.value.trySet(error: error)
+        case .cancelled: completion.value.tryCancel()
         }
     }
-    return completion.task
+    return completion.value.task
 }
 
 /// A PromiseKitStyle promise resolved by the source's outcome: the value, the same error, or `PMKError.cancelled`.
@@ -38,15 +40,16 @@ func makePMKPromise<Source: SettlementSource>(from source: Source) -> PromiseKit
 
 /// An FBLStyle promise resolved by the source's outcome: the value, the same error, or `CancellationError()`.
 func makeFBLPromise<Source: SettlementSource>(from source: Source) -> FBLStyle.Promise<Source.Settled> {
-    let promise = FBLStyle.Promise<Source.Settled>.pending()
+    // The target crosses to the settling thread whatever its value type: it settles once, under its own lock.
+    let target = UncheckedSendable(FBLStyle.Promise<Source.Settled>.pending())
     source.subscribe { settlement in
         switch settlement {
-        case .value(let value): promise.fulfill(value)
-        case .error(let error): promise.reject(error)
-        case .cancelled: promise.reject(CancellationError())
+        case .value(let value): target.value.fulfill(value)
+        case .error(let error): target.value.reject(error)
+        case .cancelled: target.value.reject(CancellationError())
         }
     }
-    return promise
+    return target.value
 }
 
 /// A source seen as a PromiseKit thenable, only to hand it to `Promise(_:)`, which pipes it once and lets it go.

@@ -16,6 +16,9 @@ extension CatchMixin {
     ///
     /// Under the default policy (`conf.catchPolicy`, `.allErrorsExceptCancellation`) `body` is not called for
     /// cancellation errors (see `Error.isCancelled`); the finalizer still runs.
+    #if CheckedHandlers
+        @_disfavoredOverload  // `on: .main` picks the main-actor form (Thenable+MainActor.swift)
+    #endif
     @inlinable @discardableResult
     public func `catch`(
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
@@ -30,6 +33,9 @@ extension CatchMixin {
 
     /// Continues the chain after a rejection with the thenable `body` returns (or rejects again if it throws).
     /// Cancellation errors pass through untouched under the default policy.
+    #if CheckedHandlers
+        @_disfavoredOverload  // `on: .main` picks the main-actor form (Thenable+MainActor.swift)
+    #endif
     @inlinable
     public func recover<U: Thenable>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
@@ -72,6 +78,9 @@ extension CatchMixin {
     /// Runs `body` when this resolves either way, then passes the result on.
     ///
     ///     firstly { spinner.start(); return fetch() }.ensure { spinner.stop() }.catch { ... }
+    #if CheckedHandlers
+        @_disfavoredOverload  // `on: .main` picks the main-actor form (Thenable+MainActor.swift)
+    #endif
     @inlinable
     public func ensure(
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping PMKThunk<Void>

@@ -9,7 +9,7 @@ import Dispatch
 /// Wraps a completion handler of the form `(T?, Error?)`: rejects with the error if there is one, else fulfils with
 /// the value, else rejects with ``PMKError/invalidCallingConvention``.
 @available(*, deprecated, message: "See `init(resolver:)`")
-public func wrap<T>(_ body: (@escaping (T?, Error?) -> Void) throws -> Void) -> Promise<T> {
+public func wrap<T>(_ body: (@escaping PMKCompletion<T?, Error?>) throws -> Void) -> Promise<T> {
     Promise { seal in
         try body { value, error in seal.resolve(value, error) }
     }
@@ -18,7 +18,7 @@ public func wrap<T>(_ body: (@escaping (T?, Error?) -> Void) throws -> Void) -> 
 /// Wraps a completion handler of the form `(T, Error?)`: rejects with the error if there is one, else fulfils with
 /// the value.
 @available(*, deprecated, message: "See `init(resolver:)`")
-public func wrap<T>(_ body: (@escaping (T, Error?) -> Void) throws -> Void) -> Promise<T> {
+public func wrap<T>(_ body: (@escaping PMKCompletion<T, Error?>) throws -> Void) -> Promise<T> {
     Promise { seal in
         try body { value, error in seal.resolve(value, error) }
     }
@@ -26,7 +26,7 @@ public func wrap<T>(_ body: (@escaping (T, Error?) -> Void) throws -> Void) -> P
 
 /// Wraps a completion handler of the form `(Error?, T?)`, the error first; otherwise as the `(T?, Error?)` form.
 @available(*, deprecated, message: "See `init(resolver:)`")
-public func wrap<T>(_ body: (@escaping (Error?, T?) -> Void) throws -> Void) -> Promise<T> {
+public func wrap<T>(_ body: (@escaping PMKCompletion<Error?, T?>) throws -> Void) -> Promise<T> {
     Promise { seal in
         try body { error, value in seal.resolve(error, value) }
     }
@@ -34,7 +34,7 @@ public func wrap<T>(_ body: (@escaping (Error?, T?) -> Void) throws -> Void) -> 
 
 /// Wraps a completion handler that passes only an optional error: rejects with it, or fulfils with `()`.
 @available(*, deprecated, message: "See `init(resolver:)`")
-public func wrap(_ body: (@escaping (Error?) -> Void) throws -> Void) -> Promise<Void> {
+public func wrap(_ body: (@escaping PMKGuaranteedHandler<Error?, Void>) throws -> Void) -> Promise<Void> {
     Promise { seal in
         try body { error in seal.resolve(error) }
     }
@@ -42,7 +42,7 @@ public func wrap(_ body: (@escaping (Error?) -> Void) throws -> Void) -> Promise
 
 /// Wraps a completion handler that passes only a value: fulfils with it.
 @available(*, deprecated, message: "See `init(resolver:)`")
-public func wrap<T>(_ body: (@escaping (T) -> Void) throws -> Void) -> Promise<T> {
+public func wrap<T>(_ body: (@escaping PMKGuaranteedHandler<T, Void>) throws -> Void) -> Promise<T> {
     Promise { seal in
         try body { value in seal.fulfill(value) }
     }

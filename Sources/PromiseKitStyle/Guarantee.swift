@@ -75,6 +75,9 @@ public final class Guarantee<T>: PMKBox<T>, Thenable {
 
 extension Guarantee {
     /// Consumes the value; returns a guarantee of `Void`.
+    #if CheckedHandlers
+        @_disfavoredOverload  // `on: .main` picks the main-actor form (Thenable+MainActor.swift)
+    #endif
     @inlinable @discardableResult
     public func done(
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
@@ -94,6 +97,9 @@ extension Guarantee {
     }
 
     /// Looks at the value and passes it on.
+    #if CheckedHandlers
+        @_disfavoredOverload  // `on: .main` picks the main-actor form (Thenable+MainActor.swift)
+    #endif
     public func get(
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping PMKGuaranteedHandler<T, Void>
@@ -105,6 +111,9 @@ extension Guarantee {
     }
 
     /// Transforms the value.
+    #if CheckedHandlers
+        @_disfavoredOverload  // `on: .main` picks the main-actor form (Thenable+MainActor.swift)
+    #endif
     @inlinable
     public func map<U>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
@@ -114,6 +123,9 @@ extension Guarantee {
     }
 
     /// Continues with the guarantee `body` returns.
+    #if CheckedHandlers
+        @_disfavoredOverload  // `on: .main` picks the main-actor form (Thenable+MainActor.swift)
+    #endif
     @inlinable @discardableResult
     public func then<U>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,

@@ -1,4 +1,5 @@
-// PMKHandler.swift: the types of the closures PromiseKitStyle runs later or on another queue.
+// PMKHandler.swift: the types of the closures PromiseKitStyle runs later or on another queue, and of the completion
+// handlers `wrap` hands out.
 //
 // Without the trait CheckedHandlers (the default) each is the plain closure type PromiseKit's own signatures spell
 // out, so the API is PromiseKit's. With it, each is `@Sendable`: a handler that touches main-actor state or captures a
@@ -16,6 +17,9 @@
     public typealias PMKThunk<Output> = @Sendable () -> Output
     /// An ordering of two elements, for `sortedValues`: `@Sendable (Element, Element) -> Bool` under CheckedHandlers.
     public typealias PMKOrdering<Element> = @Sendable (Element, Element) -> Bool
+    /// A two-argument completion handler `wrap` passes to the wrapped call: `@Sendable (First, Second) -> Void` under
+    /// CheckedHandlers.
+    public typealias PMKCompletion<First, Second> = @Sendable (First, Second) -> Void
 #else
     /// A handler that takes a value and may throw: `(Input) throws -> Output`.
     public typealias PMKHandler<Input, Output> = (Input) throws -> Output
@@ -27,4 +31,6 @@
     public typealias PMKThunk<Output> = () -> Output
     /// An ordering of two elements, for `sortedValues`: `(Element, Element) -> Bool`.
     public typealias PMKOrdering<Element> = (Element, Element) -> Bool
+    /// A two-argument completion handler `wrap` passes to the wrapped call: `(First, Second) -> Void`.
+    public typealias PMKCompletion<First, Second> = (First, Second) -> Void
 #endif

@@ -38,6 +38,9 @@ extension Thenable {
     ///     firstly { fetchUser() }.then { user in fetchAvatar(user) }.done { avatar in ... }
     ///
     /// If `body` returns the promise `then` itself returned, that promise rejects with `PMKError.returnedSelf`.
+    #if CheckedHandlers
+        @_disfavoredOverload  // `on: .main` picks the main-actor form (Thenable+MainActor.swift)
+    #endif
     @inlinable
     public func then<U: Thenable>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ body: @escaping PMKHandler<T, U>
@@ -46,6 +49,9 @@ extension Thenable {
     }
 
     /// Transforms the value when this fulfils; the returned promise rejects if `transform` throws.
+    #if CheckedHandlers
+        @_disfavoredOverload  // `on: .main` picks the main-actor form (Thenable+MainActor.swift)
+    #endif
     @inlinable
     public func map<U>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ transform: @escaping PMKHandler<T, U>
@@ -65,6 +71,9 @@ extension Thenable {
     }
 
     /// Consumes the value when this fulfils; the returned promise fulfils with `Void` (or rejects if `body` throws).
+    #if CheckedHandlers
+        @_disfavoredOverload  // `on: .main` picks the main-actor form (Thenable+MainActor.swift)
+    #endif
     @inlinable
     public func done(
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping PMKHandler<T, Void>
@@ -75,6 +84,9 @@ extension Thenable {
     }
 
     /// Looks at the value when this fulfils and passes it on unchanged (or rejects if `body` throws).
+    #if CheckedHandlers
+        @_disfavoredOverload  // `on: .main` picks the main-actor form (Thenable+MainActor.swift)
+    #endif
     @inlinable
     public func get(
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping PMKHandler<T, Void>

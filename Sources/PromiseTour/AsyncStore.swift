@@ -54,7 +54,7 @@ struct AsyncStore {
     }
 }
 
-/// A value behind a lock, shared between a task and its cancellation handler.
+/// A value behind a lock, shared between a task and its cancellation handler, or between the handlers of a chain.
 final class Locked<Value>: @unchecked Sendable {
     fileprivate let lock = NSLock()
     fileprivate var value: Value
@@ -64,6 +64,9 @@ final class Locked<Value>: @unchecked Sendable {
     func get() -> Value { lock.withLock { value } }
 
     func set(_ newValue: Value) { lock.withLock { value = newValue } }
+
+    /// Runs `body` on the value under the lock and returns what it returns.
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result { lock.withLock { body(&value) } }
 }
 
 extension Locked {

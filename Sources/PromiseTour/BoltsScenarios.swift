@@ -122,21 +122,26 @@ func uploadAll(
 ) -> BFTask<Int> {
     let token = cancellation.token
     let line = BFExecutor.queue(store.background)  // the line's bookkeeping runs here, one step at a time
-    var next = 0
-    var done = 0
-    func uploadNext() -> BFTask<Void> {  // one worker: uploads files one by one until none is left
-        guard next < files.count, !token.isCancellationRequested else { return BFTask(()) }
-        let file = files[next]
-        next += 1
+    let count = Locked((next: 0, done: 0))  // the bookkeeping, behind a lock the compiler can see
+    @Sendable func uploadNext() -> BFTask<Void> {  // one worker: uploads files one by one until none is left
+        let file = count.withLock { count -> String? in
+            guard count.next < files.count, !token.isCancellationRequested else { return nil }
+            count.next += 1
+            return files[count.next - 1]
+        }
+        guard let file else { return BFTask(()) }
         return store.upload(file, cancellationToken: token).continueOnSuccessWithTask(line) { _ in
-            done += 1
+            let done = count.withLock { count in
+                count.done += 1
+                return count.done
+            }
             store.note("progress \(done)/\(files.count)")
             return uploadNext()
         }
     }
     return BFTask(()).continueWithTask(line) { _ in
         BFTask.whenAll((0..<limit).map { _ in uploadNext() })  // `limit` workers share the files
-    }.continueWith(line) { _ in done }  // cancelled or not: how many were uploaded
+    }.continueWith(line) { _ in count.get().done }  // cancelled or not: how many were uploaded
 }
 // guide:end bolts-7
 
@@ -153,7 +158,7 @@ func pollUntilDone(
     BFTask.withDelay(limit, cancellationToken: token).continueWith(loop) { timer in
         if timer.cancelled { result.tryCancel() } else { result.trySet(error: StoreError.timedOut(job)) }
     }
-    func poll() {
+    @Sendable func poll() {
         guard !result.task.completed else { return }  // done, given up or cancelled: no more polls
         store.status(job).continueWithTask(loop) { answer -> BFTask<Void> in
             if let error = answer.error { result.trySet(error: error) }

@@ -83,7 +83,7 @@ func openArticle(_ store: FBLStore, cancellation: Promise<String>) -> Promise<St
 
 // guide:begin fbl-6
 func loadWithFallback(_ store: FBLStore) -> Promise<String> {
-    let noteRetry = { (_: Int, error: any Error) -> Bool in
+    let noteRetry = { @Sendable (_: Int, error: any Error) -> Bool in
         store.note("retry after \(error)")
         return true  // false would stop retrying
     }
@@ -102,21 +102,26 @@ func loadWithFallback(_ store: FBLStore) -> Promise<String> {
 
 // guide:begin fbl-7
 func uploadAll(_ files: [String], atMost limit: Int, _ store: FBLStore, cancellation: CancelFlag) -> Promise<Int> {
-    var next = 0  // the line's bookkeeping runs on store.background, one step at a time
-    var done = 0
-    func uploadNext() -> Promise<Void> {  // one worker: uploads files one by one until none is left
-        guard next < files.count, !cancellation.isCancelled else { return Promise(()) }
-        let file = files[next]
-        next += 1
+    let count = Locked((next: 0, done: 0))  // the bookkeeping, behind a lock the compiler can see
+    @Sendable func uploadNext() -> Promise<Void> {  // one worker: uploads files one by one until none is left
+        let file = count.withLock { count -> String? in
+            guard count.next < files.count, !cancellation.isCancelled else { return nil }
+            count.next += 1
+            return files[count.next - 1]
+        }
+        guard let file else { return Promise(()) }
         return store.upload(file).then(on: store.background) { _ -> Promise<Void> in
-            done += 1
+            let done = count.withLock { count in
+                count.done += 1
+                return count.done
+            }
             store.note("progress \(done)/\(files.count)")
             return uploadNext()
         }
     }
     return Promise(()).then(on: store.background) { _ in
         all(on: store.background, (0..<limit).map { _ in uploadNext() })  // `limit` workers share the files
-    }.then(on: store.background) { _ in done }
+    }.then(on: store.background) { _ in count.get().done }
 }
 // guide:end fbl-7
 
@@ -127,15 +132,16 @@ func pollUntilDone(
     _ job: String, every interval: Double, giveUpAfter limit: Double, _ store: FBLStore
 ) -> Promise<String> {
     let result = Promise<String>.pending()  // reject it to cancel
-    var wait = Promise(())  // the wait for the next poll; read and written on store.background only
-    func poll() {
+    let wait = Locked(Promise(()))  // the wait for the next poll, behind a lock the compiler can see
+    @Sendable func poll() {
         guard result.isPending else { return }  // done, given up or cancelled: no more polls
         store.status(job).then(on: store.background) { status -> Promise<Void> in
             if status == "done" { result.fulfill(status) }
             guard result.isPending else { return Promise(()) }
             store.note("next poll in \(interval) s")
-            wait = Promise(()).delay(on: store.background, interval)
-            return wait
+            let next = Promise(()).delay(on: store.background, interval)
+            wait.set(next)
+            return next
         }.then(on: store.background) { _ in
             poll()  // every poll starts on a fresh stack, on store.background
         }.catch(on: store.background) { error in
@@ -145,7 +151,7 @@ func pollUntilDone(
     Promise(()).then(on: store.background) { _ in poll() }
     result.timeout(on: store.background, limit).catch(on: store.background) { error in
         result.reject(error)  // given up: no more polls (nothing changes if it is already resolved)
-        wait.reject(error)  // given up or cancelled: the wait ends now, so nothing is left pending
+        wait.get().reject(error)  // given up or cancelled: the wait ends now, so nothing is left pending
     }
     return result
 }

@@ -114,16 +114,19 @@ func loadWithFallback(_ store: PromiseKitStore) -> Promise<String> {
 func uploadAll(
     _ files: [String], atMost limit: Int, _ store: PromiseKitStore, cancellation: CancelFlag
 ) -> Promise<Int> {
-    var done = 0  // counted on store.background only
+    let done = Locked(0)  // the count, behind a lock the compiler can see
     var left = files.makeIterator()
     let uploads = AnyIterator { () -> Promise<Void>? in  // `when` pulls the next upload as a place frees up
         guard !cancellation.isCancelled, let file = left.next() else { return nil }  // nil: start no more
         return store.upload(file).map(on: store.background) {
-            done += 1
+            let done = done.withLock { done in
+                done += 1
+                return done
+            }
             store.note("progress \(done)/\(files.count)")
         }
     }
-    return when(fulfilled: uploads, concurrently: limit).map(on: store.background) { _ in done }
+    return when(fulfilled: uploads, concurrently: limit).map(on: store.background) { _ in done.get() }
 }
 // guide:end pmk-7
 
@@ -134,14 +137,16 @@ func pollUntilDone(
     _ job: String, every interval: Double, giveUpAfter limit: Double, _ store: PromiseKitStore
 ) -> (result: Promise<String>, cancel: () -> Void) {
     let (result, seal) = Promise<String>.pending()
-    var finished = false  // from the first poll's answer on, read and written on store.background only
-    func finish(_ outcome: Result<String>) {
-        guard !finished else { return }
-        finished = true
-        seal.resolve(outcome)
+    let finished = Locked(false)  // behind a lock the compiler can see
+    @Sendable func finish(_ outcome: Result<String>) {
+        let first = finished.withLock { finished in
+            defer { finished = true }
+            return !finished
+        }
+        if first { seal.resolve(outcome) }
     }
-    func poll() {
-        guard !finished else { return }  // done, given up or cancelled: no more polls
+    @Sendable func poll() {
+        guard !finished.get() else { return }  // done, given up or cancelled: no more polls
         store.status(job).done(on: store.background) { status in
             guard status != "done" else { return finish(.fulfilled(status)) }
             store.note("next poll in \(interval) s")

@@ -56,7 +56,7 @@ enum Observed<T> {
     case cancelled
 }
 
-/// A promise of any of the styles.
+/// A promise of any of the styles: `Sendable` where its value is, as the styles are under the trait CheckedHandlers.
 enum AnyPromise<T> {
     case bolts(BFTask<T>)
     case pmk(PromiseKitStyle.Promise<T>)
@@ -277,3 +277,5 @@ func eventually(within seconds: Double = 30, _ condition: () -> Bool) async -> B
     }
     return condition()
 }
+
+extension AnyPromise: Sendable where T: Sendable {}

@@ -56,7 +56,7 @@ struct ArticleSampleTests {
 
     @Test(.offThePool) func handlerQueueEndToEnd() async throws {
         let done = DispatchSemaphore(value: 0)
-        var log: [String] = []
+        nonisolated(unsafe) var log: [String] = []
         firstly {
             login()
         }.map(on: testQueue) { user in

@@ -84,7 +84,7 @@ struct CatchTests {
     }
 
     @Test func inlineCatchRunsBeforeTheRejectionReturns() {
-        var events: [String] = []
+        nonisolated(unsafe) var events: [String] = []
         let (promise, resolver) = Promise<Int>.pending()
         promise.catch(on: nil, policy: .allErrors) { events.append("catch \(($0 as? TestError)?.code ?? 0)") }
             .finally(on: nil) { events.append("finally") }
@@ -95,7 +95,7 @@ struct CatchTests {
     }
 
     @Test func everyFinallyRunsInOrderBeforeAndAfterTheChainEnds() {
-        var events: [String] = []
+        nonisolated(unsafe) var events: [String] = []
         let (promise, resolver) = Promise<Int>.pending()
         let finalizer = promise.catch(on: nil) { _ in events.append("catch") }
         finalizer.finally(on: nil) { events.append("finally 1") }
@@ -148,7 +148,7 @@ struct CatchTests {
     }
 
     @Test func recoverSkipsCancellationUnlessAllErrors() async throws {
-        var ran = false
+        nonisolated(unsafe) var ran = false
         do {
             _ = try await Promise<Int>(error: PMKError.cancelled)
                 .recover(on: testQueue) { _ -> Promise<Int> in
@@ -167,7 +167,7 @@ struct CatchTests {
 
     @Test func recoverReturningSelfRejects() async throws {
         let (root, resolver) = Promise<Int>.pending()
-        var recovered: Promise<Int>!
+        nonisolated(unsafe) var recovered: Promise<Int>!
         recovered = root.recover(on: testQueue) { _ in recovered! }
         resolver.reject(TestError())
         do {
@@ -185,7 +185,7 @@ struct CatchTests {
     }
 
     @Test func voidRecoverForms() async throws {
-        var handled: [String] = []
+        nonisolated(unsafe) var handled: [String] = []
         let guarantee: Guarantee<Void> = Promise<Void>(error: TestError()).recover(on: testQueue) { (_: Error) in
             handled.append("guarantee")
         }

@@ -77,7 +77,7 @@ struct ChainTests {
     }
 
     @Test func thenMapDoneGetTapCompactMap() async throws {
-        var seen: [String] = []
+        nonisolated(unsafe) var seen: [String] = []
         let result = try await Promise.value(2)
             .then(on: testQueue) { Promise.value($0 * 10) }
             .map(on: testQueue) { $0 + 1 }
@@ -88,7 +88,7 @@ struct ChainTests {
         #expect(result == 21)
         #expect(seen == ["get 21", "tap Optional(21)"])
 
-        var doneWith: Int?
+        nonisolated(unsafe) var doneWith: Int?
         try await Promise.value(5).done(on: testQueue) { doneWith = $0 }.async()
         #expect(doneWith == 5)
     }
@@ -102,7 +102,7 @@ struct ChainTests {
     }
 
     @Test func errorsSkipTheChainAndThrowingClosuresReject() async throws {
-        var ran = false
+        nonisolated(unsafe) var ran = false
         let skipped = Promise<Int>(error: TestError(code: 9))
             .then(on: testQueue) { _ -> Promise<Int> in
                 ran = true
@@ -148,7 +148,7 @@ struct ChainTests {
 
     @Test func returningSelfRejects() async throws {
         let (root, resolver) = Promise<Int>.pending()
-        var chained: Promise<Int>!
+        nonisolated(unsafe) var chained: Promise<Int>!
         chained = root.then(on: testQueue) { _ in chained! }
         resolver.fulfill(1)
         do {
@@ -167,7 +167,7 @@ struct ChainTests {
         let gate = DispatchSemaphore(value: 0)
         let queue = DispatchQueue(label: "zalgo")
         queue.async { gate.wait() }  // keep the queue busy so the handler cannot run before we look
-        var ran = false
+        nonisolated(unsafe) var ran = false
         let done = Promise.value(1).done(on: queue) { _ in ran = true }
         #expect(!ran)
         gate.signal()
@@ -176,7 +176,7 @@ struct ChainTests {
     }
 
     @Test func onNilRunsInline() {
-        var order: [Int] = []
+        nonisolated(unsafe) var order: [Int] = []
         let (promise, resolver) = Promise<Int>.pending()
         _ = promise.map(on: nil) { order.append($0) }
         order.append(0)

@@ -56,7 +56,7 @@ struct CompatibilityTests {
     }
 
     @Test func tapGivesResultAndPassesItOn() async throws {
-        var tapped: [String] = []
+        nonisolated(unsafe) var tapped: [String] = []
         let value = try await Promise.value(5).tap(on: nil) { result in
             switch result {
             case .fulfilled(let value): tapped.append("fulfilled \(value)")

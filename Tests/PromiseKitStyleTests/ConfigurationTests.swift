@@ -65,7 +65,7 @@ struct ConfigurationTests {
     @Test func nilConfQRunsInline() async {
         await changingConf {
             conf.Q = (map: nil, return: nil)
-            var ran = false
+            nonisolated(unsafe) var ran = false
             _ = Promise.value(1).done { _ in ran = true }
             #expect(ran)
         }

@@ -177,13 +177,14 @@ private final class Seen: @unchecked Sendable {
 /// PromiseKit's deprecated API, one requirement per old name. The conformance is deprecated; seen as
 /// `any CallsDeprecatedAPI`, calling it is not a deprecated use, so the tests build without warnings.
 private protocol CallsDeprecatedAPI: Sendable {
-    func wrapOptionalValueAndError(_ body: (@escaping (Int?, Error?) -> Void) throws -> Void) -> Promise<Int>
-    func wrapValueAndError(_ body: (@escaping (Int, Error?) -> Void) throws -> Void) -> Promise<Int>
-    func wrapErrorAndOptionalValue(_ body: (@escaping (Error?, Int?) -> Void) throws -> Void) -> Promise<Int>
-    func wrapError(_ body: (@escaping (Error?) -> Void) throws -> Void) -> Promise<Void>
-    func wrapValue(_ body: (@escaping (Int) -> Void) throws -> Void) -> Promise<Int>
-    func always(_ promise: Promise<Int>, on: DispatchQueue, execute: @escaping () -> Void) -> Promise<Int>
-    func filter<P: Thenable>(_ thenable: P, on: DispatchQueue?, test: @escaping (Int) -> Bool) -> Promise<[Int]>
+    func wrapOptionalValueAndError(_ body: (@escaping PMKCompletion<Int?, Error?>) throws -> Void) -> Promise<Int>
+    func wrapValueAndError(_ body: (@escaping PMKCompletion<Int, Error?>) throws -> Void) -> Promise<Int>
+    func wrapErrorAndOptionalValue(_ body: (@escaping PMKCompletion<Error?, Int?>) throws -> Void) -> Promise<Int>
+    func wrapError(_ body: (@escaping PMKGuaranteedHandler<Error?, Void>) throws -> Void) -> Promise<Void>
+    func wrapValue(_ body: (@escaping PMKGuaranteedHandler<Int, Void>) throws -> Void) -> Promise<Int>
+    func always(_ promise: Promise<Int>, on: DispatchQueue, execute: @escaping PMKThunk<Void>) -> Promise<Int>
+    func filter<P: Thenable>(_ thenable: P, on: DispatchQueue?, test: @escaping PMKGuaranteedHandler<Int, Bool>)
+        -> Promise<[Int]>
     where P.T == [Int]
     func first(of promise: Promise<[Int]>) -> Promise<Int>
     func last(of promise: Promise<[Int]>) -> Promise<Int>
@@ -202,37 +203,38 @@ private let oldAPI: any CallsDeprecatedAPI = DeprecatedAPI()
 
 private struct DeprecatedAPI: CallsDeprecatedAPI {
     @available(*, deprecated, message: "calls PromiseKit's deprecated API on purpose")
-    func wrapOptionalValueAndError(_ body: (@escaping (Int?, Error?) -> Void) throws -> Void) -> Promise<Int> {
+    func wrapOptionalValueAndError(_ body: (@escaping PMKCompletion<Int?, Error?>) throws -> Void) -> Promise<Int> {
         wrap(body)
     }
 
     @available(*, deprecated, message: "calls PromiseKit's deprecated API on purpose")
-    func wrapValueAndError(_ body: (@escaping (Int, Error?) -> Void) throws -> Void) -> Promise<Int> {
+    func wrapValueAndError(_ body: (@escaping PMKCompletion<Int, Error?>) throws -> Void) -> Promise<Int> {
         wrap(body)
     }
 
     @available(*, deprecated, message: "calls PromiseKit's deprecated API on purpose")
-    func wrapErrorAndOptionalValue(_ body: (@escaping (Error?, Int?) -> Void) throws -> Void) -> Promise<Int> {
+    func wrapErrorAndOptionalValue(_ body: (@escaping PMKCompletion<Error?, Int?>) throws -> Void) -> Promise<Int> {
         wrap(body)
     }
 
     @available(*, deprecated, message: "calls PromiseKit's deprecated API on purpose")
-    func wrapError(_ body: (@escaping (Error?) -> Void) throws -> Void) -> Promise<Void> {
+    func wrapError(_ body: (@escaping PMKGuaranteedHandler<Error?, Void>) throws -> Void) -> Promise<Void> {
         wrap(body)
     }
 
     @available(*, deprecated, message: "calls PromiseKit's deprecated API on purpose")
-    func wrapValue(_ body: (@escaping (Int) -> Void) throws -> Void) -> Promise<Int> {
+    func wrapValue(_ body: (@escaping PMKGuaranteedHandler<Int, Void>) throws -> Void) -> Promise<Int> {
         wrap(body)
     }
 
     @available(*, deprecated, message: "calls PromiseKit's deprecated API on purpose")
-    func always(_ promise: Promise<Int>, on: DispatchQueue, execute: @escaping () -> Void) -> Promise<Int> {
+    func always(_ promise: Promise<Int>, on: DispatchQueue, execute: @escaping PMKThunk<Void>) -> Promise<Int> {
         promise.always(on: on, execute: execute)
     }
 
     @available(*, deprecated, message: "calls PromiseKit's deprecated API on purpose")
-    func filter<P: Thenable>(_ thenable: P, on: DispatchQueue?, test: @escaping (Int) -> Bool) -> Promise<[Int]>
+    func filter<P: Thenable>(_ thenable: P, on: DispatchQueue?, test: @escaping PMKGuaranteedHandler<Int, Bool>)
+        -> Promise<[Int]>
     where P.T == [Int] {
         thenable.filter(on: on, test: test)
     }

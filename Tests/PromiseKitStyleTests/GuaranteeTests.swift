@@ -21,7 +21,7 @@ struct GuaranteeTests {
     }
 
     @Test func chainStaysGuaranteed() async {
-        var seen: [Int] = []
+        nonisolated(unsafe) var seen: [Int] = []
         let (root, resolve) = Guarantee<Int>.pending()
         let chain: Guarantee<Int> =
             root

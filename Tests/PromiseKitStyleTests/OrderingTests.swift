@@ -36,7 +36,7 @@ struct OrderingTests {
     /// inside handler A) runs at once, nested, before the handlers waiting (B), as in PromiseKit. The order is A, C, B.
     @Test func aHandlerPipedByTheSealingThreadWhileItDrainsRunsAtOnce() {
         let (promise, resolver) = Promise<Int>.pending()
-        var log: [String] = []  // every handler runs inline on this thread
+        nonisolated(unsafe) var log: [String] = []  // every handler runs inline on this thread
         promise.done(on: nil) { _ in
             log.append("A")
             promise.done(on: nil) { _ in log.append("C") }.cauterize()
@@ -51,9 +51,9 @@ struct OrderingTests {
     @Test func atTheDepthLimitTheSealingThreadsOwnHandlerRunsAfterTheOthers() {
         func order(afterLinks links: Int) -> [String] {
             let (root, resolver) = Promise<Int>.pending()
-            var tail = root
+            nonisolated(unsafe) var tail = root
             for _ in 0..<links { tail = tail.map(on: nil) { $0 } }  // link k is sealed k inline runs deep
-            var log: [String] = []
+            nonisolated(unsafe) var log: [String] = []
             tail.done(on: nil) { _ in
                 log.append("A")
                 tail.done(on: nil) { _ in log.append("C") }.cauterize()

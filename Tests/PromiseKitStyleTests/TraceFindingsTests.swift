@@ -12,7 +12,7 @@ struct TraceFindingsTests {
     /// on the sealing thread, so its own handler (h2) runs before the source's next handler (h3).
     @Test func aHandlerPipedOnTheSealingThreadWhileItDrainsRunsAtOnce() {
         let (promise, resolver) = Promise<Int>.pending()
-        var log: [String] = []  // every handler runs inline on this thread
+        nonisolated(unsafe) var log: [String] = []  // every handler runs inline on this thread
         let followed = promise.then(on: nil) { _ -> Promise<Int> in
             log.append("h1")
             return promise

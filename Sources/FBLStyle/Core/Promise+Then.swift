@@ -23,6 +23,9 @@ extension Promise {
     ///   - queue: The queue to run `work` on.
     ///   - work: A block handling the value `self` was fulfilled with.
     /// - Returns: A new pending promise resolved like the promise `work` returns.
+    #if CheckedHandlers
+        @_disfavoredOverload  // `on: .main` picks the main-actor form (Promise+MainActor.swift)
+    #endif
     @inlinable @discardableResult
     public func then<Result>(
         on queue: DispatchQueue = .promises,
@@ -55,6 +58,9 @@ extension Promise {
     ///   - queue: The queue to run `work` on.
     ///   - work: A block handling the value `self` was fulfilled with.
     /// - Returns: A new pending promise fulfilled with the value `work` returns.
+    #if CheckedHandlers
+        @_disfavoredOverload  // `on: .main` picks the main-actor form (Promise+MainActor.swift)
+    #endif
     @inlinable @discardableResult
     public func then<Result>(
         on queue: DispatchQueue = .promises,
@@ -87,6 +93,9 @@ extension Promise {
     ///   - queue: The queue to run `work` on.
     ///   - work: A block handling the value `self` was fulfilled with.
     /// - Returns: A new pending promise resolved with the same value as `self`.
+    #if CheckedHandlers
+        @_disfavoredOverload  // `on: .main` picks the main-actor form (Promise+MainActor.swift)
+    #endif
     @inlinable @discardableResult
     public func then(
         on queue: DispatchQueue = .promises,

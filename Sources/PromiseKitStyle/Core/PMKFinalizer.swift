@@ -58,6 +58,9 @@ public final class PMKFinalizer: PMKBox<Void> {
     }
 
     /// Runs `body` once the chain has finished, whatever its outcome. Not chainable, unlike `ensure`.
+    #if CheckedHandlers
+        @_disfavoredOverload  // `on: .main` picks the main-actor form (Thenable+MainActor.swift)
+    #endif
     public func finally(
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil, _ body: @escaping PMKThunk<Void>
     ) {

@@ -342,7 +342,7 @@ final class PKRun: @unchecked Sendable {
         let n = nodes.count
         let on = queue(args[1])
         let b = args.count > 2 ? args[2] : ""
-        func throwing() throws { if b.hasPrefix("t:") { throw error(b.dropFirst(2)) } }
+        @Sendable func throwing() throws { if b.hasPrefix("t:") { throw error(b.dropFirst(2)) } }
         let onFulfilled: ((fulfilled: Bool, cancelled: Bool)) -> Bool = { $0.fulfilled }
         let always: ((fulfilled: Bool, cancelled: Bool)) -> Bool = { _ in true }
         func policyDue(_ policy: String) -> ((fulfilled: Bool, cancelled: Bool)) -> Bool {
