@@ -178,6 +178,12 @@ let package = Package(
             ],
             exclude: ["Golden"]
         ),
+        // The compiler's proof of the trait CheckedHandlers: snippets type-checked by `swiftc` against this build's
+        // modules, under `-verify` with the trait on (docs/guide.md, "Swift 6 with checked handlers").
+        .testTarget(
+            name: "CheckedHandlersTests", dependencies: ["BoltsStyle", "PromiseKitStyle", "FBLStyle", "PromiseBridge"],
+            exclude: ["Snippets"]
+        ),
         .testTarget(
             name: "GuideTests",
             dependencies: ["PromiseTour", "BoltsStyle", "PromiseKitStyle", "FBLStyle", "TestSupport"]

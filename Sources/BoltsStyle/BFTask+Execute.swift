@@ -29,8 +29,9 @@ extension BFTask {
             trampoline.run { trySetState(bfOutcome(closure)) }
         } else {
             // The closure runs once, on the executor (see `BFExecutor.execute`); the task's lock orders its completion.
-            let work = UncheckedSendable((task: self, closure: closure))
-            executor.hop { work.value.task.trySetState(bfOutcome(work.value.closure)) }
+            let task = UncheckedSendable(self)
+            nonisolated(unsafe) let closure: () throws -> TResult = closure
+            executor.hop { task.value.trySetState(bfOutcome(closure)) }
         }
     }
 

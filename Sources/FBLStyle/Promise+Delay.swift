@@ -19,9 +19,10 @@ extension Promise {
                 promise.resolve(resolution)
                 return
             }
-            let delayed = UncheckedSendable((promise: promise, resolution: resolution))
+            let delayed = UncheckedSendable(promise)  // resolved under its lock, whatever `Value`
+            nonisolated(unsafe) let resolution = resolution
             queue.asyncAfter(deadline: .now() + interval) {
-                delayed.value.promise.resolve(delayed.value.resolution)
+                delayed.value.resolve(resolution)
             }
         }
         return promise

@@ -27,12 +27,13 @@ extension Promise {
     ///   - work: A block returning the value of the new promise.
     public convenience init<Output>(on queue: DispatchQueue = .promises, _ work: @escaping Do<Output>) {
         self.init(pending: ())
-        let job = UncheckedSendable((promise: self, work: work))  // runs once, on `queue`
+        let promise = UncheckedSendable(self)  // resolved on `queue`, under its lock, whatever `Value`
+        nonisolated(unsafe) let work: () throws -> Output = work  // runs once, on `queue`
         queue.async(group: promisesGroup) {
             do {
-                job.value.promise.resolve(Self.converting(.success(try job.value.work())))
+                promise.value.resolve(Self.converting(.success(try work())))
             } catch {
-                job.value.promise.reject(error)
+                promise.value.reject(error)
             }
         }
     }
@@ -46,18 +47,18 @@ extension Promise {
     ///   - work: A block returning a promise whose resolution the new promise takes.
     public convenience init<Output>(on queue: DispatchQueue = .promises, _ work: @escaping Do<Promise<Output>>) {
         self.init(pending: ())
-        let job = UncheckedSendable((promise: self, work: work))  // runs once, on `queue`
+        let promise = UncheckedSendable(self)  // resolved on `queue`, under its lock, whatever `Value`
+        nonisolated(unsafe) let work: () throws -> Promise<Output> = work  // runs once, on `queue`
         queue.async(group: promisesGroup) {
-            let promise = job.value.promise
             do {
-                let other = try job.value.work()
+                let other = try work()
                 if let other = other as? Promise<Value> {
-                    promise.resolve(with: other, on: queue)
+                    promise.value.resolve(with: other, on: queue)
                 } else {
-                    other.observe(on: queue) { promise.resolve(Self.converting($0)) }
+                    other.observe(on: queue) { promise.value.resolve(Self.converting($0)) }
                 }
             } catch {
-                promise.reject(error)
+                promise.value.reject(error)
             }
         }
     }

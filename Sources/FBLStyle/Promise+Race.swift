@@ -30,10 +30,11 @@ public func race<Value>(
 ) -> Promise<Value> {
     precondition(!promises.isEmpty, "race(_:) needs at least one promise")
     let promise = Promise<Value>(pending: ())
-    let race = UncheckedSendable((promise: promise, inputs: promises))  // observed on `queue`, under each lock
+    // The promises cross to `queue` whatever their value type; each is observed under its own lock.
+    let (race, inputs) = (UncheckedSendable(promise), UncheckedSendable(promises))
     queue.async(group: promisesGroup) {
-        let promise = race.value.promise
-        for input in race.value.inputs {
+        let promise = race.value
+        for input in inputs.value {
             input.observe(on: queue) { resolution in
                 promise.resolve(resolution)
             }

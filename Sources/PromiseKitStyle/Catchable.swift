@@ -88,10 +88,11 @@ extension CatchMixin {
         let rp = Promise<T>(.pending)
         nonisolated(unsafe) let body: () -> Void = body
         pipe {
-            let ensured = UncheckedSendable((promise: rp, result: $0))  // sealed under its barrier, whatever `T`
+            let promise = UncheckedSendable(rp)  // sealed under its barrier, whatever `T`
+            nonisolated(unsafe) let result = $0
             on.dispatch(flags: flags) {
                 body()
-                ensured.value.promise.seal(ensured.value.result)
+                promise.value.seal(result)
             }
         }
         return rp
@@ -109,9 +110,10 @@ extension CatchMixin {
         let rp = Promise<T>(.pending)
         nonisolated(unsafe) let body: () -> Guarantee<Void> = body
         pipe {
-            let ensured = UncheckedSendable((promise: rp, result: $0))  // sealed under its barrier, whatever `T`
+            let promise = UncheckedSendable(rp)  // sealed under its barrier, whatever `T`
+            nonisolated(unsafe) let result = $0
             on.dispatch(flags: flags) {
-                body().done(on: conf.Q.return) { ensured.value.promise.seal(ensured.value.result) }
+                body().done(on: conf.Q.return) { promise.value.seal(result) }
             }
         }
         return rp

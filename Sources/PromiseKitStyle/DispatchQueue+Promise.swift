@@ -16,12 +16,13 @@ extension DispatchQueue {
         flags: DispatchWorkItemFlags = [], execute body: @escaping PMKThrowingThunk<T>
     ) -> Promise<T> {
         let promise = Promise<T>(.pending)
-        let work = UncheckedSendable((box: promise.box, body: body))  // runs once, on this queue, whatever `T`
+        let box = UncheckedSendable(promise.box)  // sealed on this queue, under its barrier, whatever `T`
+        let work = UncheckedSendable(body)
         async(group: group, qos: qos, flags: flags) {
             do {
-                work.value.box.seal(.fulfilled(try work.value.body()))
+                box.value.seal(.fulfilled(try work.value()))
             } catch {
-                work.value.box.seal(.rejected(error))
+                box.value.seal(.rejected(error))
             }
         }
         return promise
@@ -35,8 +36,9 @@ extension DispatchQueue {
         flags: DispatchWorkItemFlags = [], execute body: @escaping PMKThunk<T>
     ) -> Guarantee<T> {
         let guarantee = Guarantee<T>(.pending)
-        let work = UncheckedSendable((box: guarantee.box, body: body))  // runs once, on this queue, whatever `T`
-        async(group: group, qos: qos, flags: flags) { work.value.box.seal(work.value.body()) }
+        let box = UncheckedSendable(guarantee.box)  // sealed on this queue, under its barrier, whatever `T`
+        let work = UncheckedSendable(body)
+        async(group: group, qos: qos, flags: flags) { box.value.seal(work.value()) }
         return guarantee
     }
 }

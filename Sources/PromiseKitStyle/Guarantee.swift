@@ -259,14 +259,11 @@ extension Guarantee {
     @inlinable
     func moduleMap<U>(on: DispatchQueue?, flags: DispatchWorkItemFlags?, _ body: @escaping (T) -> U) -> Guarantee<U> {
         let rg = Guarantee<U>(.pending)
+        nonisolated(unsafe) let body = body
         pipe { (value: T) in
-            // Crosses to `on` once, whatever `T` and `U`; `rg`'s barrier orders the seal.
-            let step = UncheckedSendable((guarantee: rg, body: body, value: value))
-            if let on {
-                on.dispatch(flags: flags) { step.value.guarantee.seal(step.value.body(step.value.value)) }
-            } else {
-                rg.seal(body(value))
-            }
+            let guarantee = UncheckedSendable(rg)  // sealed under its barrier, whatever `U`
+            nonisolated(unsafe) let value = value
+            if let on { on.dispatch(flags: flags) { guarantee.value.seal(body(value)) } } else { rg.seal(body(value)) }
         }
         return rg
     }

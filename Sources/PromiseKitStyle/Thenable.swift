@@ -106,10 +106,11 @@ extension Thenable {
         let rp = Promise<T>(.pending)
         nonisolated(unsafe) let body: (Result<T>) -> Void = body
         pipe {
-            let tapped = UncheckedSendable((promise: rp, result: $0))  // sealed under its barrier, whatever `T`
+            let promise = UncheckedSendable(rp)  // sealed under its barrier, whatever `T`
+            nonisolated(unsafe) let result = $0
             on.dispatch(flags: flags) {
-                body(tapped.value.result)
-                tapped.value.promise.seal(tapped.value.result)
+                body(result)
+                promise.value.seal(result)
             }
         }
         return rp

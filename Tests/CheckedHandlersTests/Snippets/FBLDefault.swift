@@ -1,0 +1,12 @@
+// Hazard: FBLStyle's default queue is `DispatchQueue.promises`, the main queue until some module moves it (it is
+// process-wide), so the compiler cannot know where a block without `on:` runs.
+import FBLStyle
+
+@MainActor final class Screen {
+    var label = ""  // expected-note {{mutation of this property is only permitted within the actor}}
+
+    func show(_ promise: Promise<String>) {
+        // expected-error@+1 {{main actor-isolated property 'label' can not be mutated from a Sendable closure}}
+        promise.then { value in self.label = value }
+    }
+}
