@@ -35,6 +35,9 @@ extension BFTask {
     ///     not run and the derived task is cancelled.
     ///   - continuation: Receives the typed error; returns a result or throws.
     /// - Returns: A task completed with this task's outcome or the continuation's outcome.
+    #if CheckedHandlers
+        @_disfavoredOverload  // with the other plain forms, keeping their order (BFTask+MainThread.swift)
+    #endif
     @inlinable
     @discardableResult
     public func continueOnErrorWith<E: Error>(
@@ -81,6 +84,9 @@ extension BFTask {
     ///     is pending, the derived task is cancelled.
     ///   - continuation: Receives the typed error; returns the task to follow.
     /// - Returns: A task completed with this task's outcome or like the task the continuation returns.
+    #if CheckedHandlers
+        @_disfavoredOverload  // with the other plain forms, keeping their order (BFTask+MainThread.swift)
+    #endif
     @inlinable
     @discardableResult
     public func continueOnErrorWithTask<E: Error>(

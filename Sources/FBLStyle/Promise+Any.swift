@@ -134,6 +134,12 @@ public enum Maybe<Value> {
     }
 }
 
+// Under the trait CheckedHandlers a `Maybe` crosses threads with the outcomes of `any`, so it is `Sendable` where its
+// value is (without the trait the promise carrying it is `Sendable` whatever its value, as in the original).
+#if CheckedHandlers
+    extension Maybe: Sendable where Value: Sendable {}
+#endif
+
 extension Maybe: Equatable where Value: Equatable {
     /// Two values are equal when they are `==`; two errors when they are equal as `NSError`s (domain, code, user
     /// info), as in the original.

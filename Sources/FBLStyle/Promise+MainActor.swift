@@ -27,6 +27,22 @@ import Dispatch
         }
     }
 
+    // The forms whose block never sees the value: any promise.
+    extension Promise {
+        /// `catch` on the main queue, with a block isolated to the main actor.
+        @discardableResult
+        public func `catch`(on queue: FBLMainQueue, _ reject: @escaping @MainActor (any Error) -> Void) -> Promise {
+            self.catch(on: DispatchQueue.main) { FBLMainQueue.run(reject, $0) }
+        }
+
+        /// `always` on the main queue, with a block isolated to the main actor.
+        @discardableResult
+        public func always(on queue: FBLMainQueue, _ work: @escaping @MainActor () -> Void) -> Promise {
+            always(on: DispatchQueue.main) { FBLMainQueue.run(work, ()) }
+        }
+    }
+
+    // The forms whose block receives or returns the value, which crosses into or out of the main actor.
     extension Promise where Value: Sendable {
         /// `then` on the main queue, with a block isolated to the main actor that returns a promise.
         @discardableResult
@@ -48,18 +64,6 @@ import Dispatch
         @discardableResult
         public func then(on queue: FBLMainQueue, _ work: @escaping @MainActor (Value) throws -> Void) -> Promise {
             then(on: DispatchQueue.main) { try FBLMainQueue.run(work, $0) }
-        }
-
-        /// `catch` on the main queue, with a block isolated to the main actor.
-        @discardableResult
-        public func `catch`(on queue: FBLMainQueue, _ reject: @escaping @MainActor (any Error) -> Void) -> Promise {
-            self.catch(on: DispatchQueue.main) { FBLMainQueue.run(reject, $0) }
-        }
-
-        /// `always` on the main queue, with a block isolated to the main actor.
-        @discardableResult
-        public func always(on queue: FBLMainQueue, _ work: @escaping @MainActor () -> Void) -> Promise {
-            always(on: DispatchQueue.main) { FBLMainQueue.run(work, ()) }
         }
 
         /// `recover` on the main queue, with a block isolated to the main actor that returns a promise.

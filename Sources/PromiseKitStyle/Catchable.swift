@@ -56,6 +56,9 @@ extension CatchMixin {
     }
 
     /// Recovers from every error, cancellation included, with a guarantee: the chain cannot reject any more.
+    #if CheckedHandlers
+        @_disfavoredOverload  // with the other plain forms, keeping their order (Thenable+MainActor.swift)
+    #endif
     @inlinable @discardableResult
     public func recover(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
@@ -129,6 +132,9 @@ extension CatchMixin {
 
 extension CatchMixin where T == Void {
     /// Recovers a `Void` chain from every error, cancellation included; the chain cannot reject any more.
+    #if CheckedHandlers
+        @_disfavoredOverload  // with the other plain forms, keeping their order (Thenable+MainActor.swift)
+    #endif
     @inlinable @discardableResult
     public func recover(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
@@ -151,6 +157,9 @@ extension CatchMixin where T == Void {
     }
 
     /// Recovers a `Void` chain unless `body` throws; cancellation passes through under the default policy.
+    #if CheckedHandlers
+        @_disfavoredOverload  // with the other plain forms, keeping their order (Thenable+MainActor.swift)
+    #endif
     @inlinable
     public func recover(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,

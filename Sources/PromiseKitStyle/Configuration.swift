@@ -19,8 +19,9 @@ public struct PMKConfiguration {
     /// The default policy of `catch` and `recover`: skip cancellation errors.
     public var catchPolicy = CatchPolicy.allErrorsExceptCancellation
 
-    /// Receives PromiseKitStyle's ``LogEvent``s, on whatever thread raised them. The default prints them.
-    public var logHandler: (LogEvent) -> Void = { event in print(defaultLogMessage(event)) }
+    /// Receives PromiseKitStyle's ``LogEvent``s, on whatever thread raised them. The default prints them. Under the
+    /// trait CheckedHandlers it is `@Sendable`, like the handlers.
+    public var logHandler: PMKGuaranteedHandler<LogEvent, Void> = { event in print(defaultLogMessage(event)) }
 
     /// The defaults: main-queue handlers, cancellation-skipping `catch`, printing log handler.
     public init() {}

@@ -71,6 +71,9 @@ extension Promise {
 
     extension Thenable where T: Sequence {
         /// The old name of ``Thenable/mapValues(on:flags:_:)``.
+        #if CheckedHandlers
+            @_disfavoredOverload  // with the other plain forms, keeping their order (Thenable+MainActor.swift)
+        #endif
         @available(*, deprecated, message: "See: `mapValues`")
         public func map<U>(
             on: DispatchQueue? = conf.Q.map, _ transform: @escaping PMKHandler<T.Iterator.Element, U>

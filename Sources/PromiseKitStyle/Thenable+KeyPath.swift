@@ -5,6 +5,9 @@ import Dispatch
 
 extension Thenable {
     /// The value's property at `keyPath`.
+    #if CheckedHandlers
+        @_disfavoredOverload  // with the other plain forms, keeping their order (Thenable+MainActor.swift)
+    #endif
     public func map<U>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ keyPath: KeyPath<T, U>
     ) -> Promise<U> {
@@ -50,6 +53,9 @@ extension Thenable where T: Sequence {
 
 extension Guarantee {
     /// The value's property at `keyPath`.
+    #if CheckedHandlers
+        @_disfavoredOverload  // with the other plain forms, keeping their order (Thenable+MainActor.swift)
+    #endif
     public func map<U>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil, _ keyPath: KeyPath<T, U>
     ) -> Guarantee<U> {

@@ -93,7 +93,7 @@ struct ArticleSampleTests {
 
     @Test func theDrainingThreadsOwnCallbackRunsNested() {
         let source = BFTaskCompletionSource<Int>()
-        var order: [String] = []
+        nonisolated(unsafe) var order: [String] = []
         source.task.continueWith(.immediate) { task in
             order.append("A")
             task.continueWith(.immediate) { _ in order.append("C") }
@@ -174,7 +174,7 @@ struct ArticleSampleTests {
 
     let parsing = DispatchQueue(label: "parsing")
 
-    func loadReport(_ data: BFTask<Data>, show: @escaping (String) -> Void) -> BFTask<Void> {
+    func loadReport(_ data: BFTask<Data>, show: @escaping @Sendable (String) -> Void) -> BFTask<Void> {
         data.continueOnSuccessWith(.queue(parsing)) { bytes in
             String(decoding: bytes, as: UTF8.self)
         }.continueOnSuccessWith(.immediate) { text in

@@ -7,13 +7,13 @@ import Testing
 @Suite("BFExecutor")
 struct BFExecutorTests {
     @Test func defaultRunsRightAwayWhenShallow() {
-        var ran = false
+        nonisolated(unsafe) var ran = false
         BFExecutor.default.execute { ran = true }
         #expect(ran)
     }
 
     @Test func immediateRunsRightAway() {
-        var ran = false
+        nonisolated(unsafe) var ran = false
         BFExecutor.immediate.execute { ran = true }
         #expect(ran)
     }
@@ -23,8 +23,8 @@ struct BFExecutorTests {
         // to a global queue, that is, run on another thread than the one that called `execute`.
         let hops = Counter()
         let done = DispatchSemaphore(value: 0)
-        func nest(_ level: Int) {
-            let caller = Thread.current
+        @Sendable func nest(_ level: Int) {
+            nonisolated(unsafe) let caller = Thread.current
             BFExecutor.default.execute {
                 if Thread.current !== caller { hops.increment() }
                 if level < 40 { nest(level + 1) } else { done.signal() }
@@ -38,19 +38,19 @@ struct BFExecutorTests {
     @Test func immediateDefersDeepNestingToTheSameThread() {
         // Past the inline limit `.immediate` enqueues work on the same thread's trampoline: it runs
         // after `execute` returned, but before the outermost call returns, on the same thread.
-        let thread = Thread.current
-        var deferred = 0
-        var sameThread = true
-        var deepest = 0
-        func nest(_ level: Int) {
-            var returned = false
+        nonisolated(unsafe) let thread = Thread.current
+        nonisolated(unsafe) var deferred = 0
+        nonisolated(unsafe) var sameThread = true
+        nonisolated(unsafe) var deepest = 0
+        @Sendable func nest(_ level: Int) {
+            let returned = Locked(false)
             BFExecutor.immediate.execute {
-                if returned { deferred += 1 }
+                if returned.withLock({ $0 }) { deferred += 1 }
                 if Thread.current != thread { sameThread = false }
                 deepest = max(deepest, level)
                 if level < 300 { nest(level + 1) }
             }
-            returned = true
+            returned.withLock { $0 = true }
         }
         nest(0)
         #expect(deepest == 300)
@@ -91,7 +91,7 @@ struct BFExecutorTests {
             calls += 1
             work()
         }
-        var ran = false
+        nonisolated(unsafe) var ran = false
         closure.execute { ran = true }
         #expect(ran && calls == 1)
 

@@ -32,7 +32,7 @@ struct CancellationTests {
     @Test func registeringOnACancelledTokenRunsRightAway() {
         let source = BFCancellationTokenSource()
         source.cancel()
-        var ran = false
+        nonisolated(unsafe) var ran = false
         source.token.register { ran = true }
         #expect(ran)
     }

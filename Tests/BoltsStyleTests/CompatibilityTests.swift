@@ -23,7 +23,7 @@ struct CompatibilityTests {
     /// `.default`, inline on this thread, so the result is there when the initializer returns.
     @Test func synchronousInitializerWithATypeArgumentRunsTheClosureBeforeReturning() {
         let caller = pthread_self()
-        var ranOnCaller = false
+        nonisolated(unsafe) var ranOnCaller = false
         let task = BFTask<String> {
             ranOnCaller = pthread_equal(pthread_self(), caller) != 0
             return "x"

@@ -52,8 +52,8 @@ struct OrderingTests {
         let completing = DispatchQueue(label: "BoltsStyleTests.completing")
         completing.async { source.set(result: 1) }
         #expect(lastStarted.wait(timeout: .now() + generousTimeout) == .success)
-        let adder = Thread.current
-        var ranOnAdder = false
+        nonisolated(unsafe) let adder = Thread.current
+        nonisolated(unsafe) var ranOnAdder = false
         source.task.continueWith(.immediate) { _ in
             ranOnAdder = Thread.current === adder
             log.append("added")
@@ -69,7 +69,7 @@ struct OrderingTests {
     /// where adding to a completed task runs the continuation at once. (The toy `ToyTask` appends it: A, B, C.)
     @Test func continuationTheCompletingThreadAddsWhileDrainingRunsAtOnce() {
         let source = BFTaskCompletionSource<Int>()
-        var order: [String] = []
+        nonisolated(unsafe) var order: [String] = []
         source.task.continueWith(.immediate) { task in
             order.append("A")
             task.continueWith(.immediate) { _ in order.append("C") }
@@ -88,7 +88,7 @@ struct OrderingTests {
             let source = BFTaskCompletionSource<Int>()
             var tail = source.task
             for _ in 0..<links { tail = tail.continueWith(.immediate) { $0.result! } }  // link k runs k deep
-            var log: [String] = []
+            nonisolated(unsafe) var log: [String] = []
             let last = tail
             last.continueWith(.immediate) { task in
                 log.append("A")

@@ -45,7 +45,7 @@ struct TraceFindingsTests {
     /// which runs it at once, so n1 completes and h2 runs before n0's next callback, h3.
     @Test func aContinuationAddedByTheCompletingThreadWhileItDrainsRunsAtOnce() {
         let source = BFTaskCompletionSource<Int>()
-        var log: [String] = []  // every continuation runs inline on this thread
+        nonisolated(unsafe) var log: [String] = []  // every continuation runs inline on this thread
         let followed = source.task.continueWithTask { _ -> BFTask<Int> in
             log.append("h1")
             return source.task
@@ -61,7 +61,7 @@ struct TraceFindingsTests {
     /// which (counted from 1) ran elsewhere.
     private func chain(immediate: Int, default defaults: Int) -> (inline: Int, hopped: [Int]) {
         let source = BFTaskCompletionSource<Int>()
-        let here = Thread.current
+        nonisolated(unsafe) let here = Thread.current
         let inline = Counter()
         let hopped = Locked<[Int]>([])
         var task = source.task

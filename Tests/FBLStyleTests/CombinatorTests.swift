@@ -157,7 +157,7 @@ extension FBLStyleTests {
         @Test func retryStopsAfterAttemptsWithTheLastError() async {
             let attempts = Counter()
             let remaining = Box<[Int]>([])
-            let condition = { (count: Int, _: any Error) -> Bool in
+            let condition = { @Sendable (count: Int, _: any Error) -> Bool in
                 remaining.value.append(count)
                 return true
             }
@@ -173,7 +173,7 @@ extension FBLStyleTests {
 
         @Test func conditionStopsRetryingEarly() async {
             let attempts = Counter()
-            let condition = { (_: Int, error: any Error) -> Bool in (error as? TestError)?.code != 2 }
+            let condition = { @Sendable (_: Int, error: any Error) -> Bool in (error as? TestError)?.code != 2 }
             let promise = retry(on: serialQueue, attempts: 10, delay: 0.001, condition: condition) {
                 () -> Promise<Int> in
                 attempts.increment()

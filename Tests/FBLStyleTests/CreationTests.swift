@@ -32,7 +32,7 @@ extension FBLStyleTests {
         @Test func asyncFormFulfillsLaterFromAnotherThread() async throws {
             let promise = Promise<String>(on: serialQueue) { fulfill, _ in
                 #expect(onSerialQueue())
-                nonisolated(unsafe) let fulfill = fulfill
+                nonisolated(unsafe) let fulfill: (String) -> Void = fulfill  // `@Sendable` under CheckedHandlers
                 concurrentQueue.asyncAfter(deadline: .now() + 0.01) { fulfill("done") }
             }
             #expect(try await promise.valueAfterWaiting() == "done")

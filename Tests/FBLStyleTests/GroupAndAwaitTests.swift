@@ -65,7 +65,7 @@ extension FBLStyleTests {
             #expect(try awaitPromise(Promise(1)) == 1)
             #expect(throws: TestError(code: 1)) { try awaitPromise(Promise<Int>(TestError(code: 1))) }
             let later = Promise<Int>(on: concurrentQueue) { fulfill, _ in
-                nonisolated(unsafe) let fulfill = fulfill
+                nonisolated(unsafe) let fulfill: (Int) -> Void = fulfill  // `@Sendable` under CheckedHandlers
                 concurrentQueue.asyncAfter(deadline: .now() + 0.01) { fulfill(2) }
             }
             #expect(try awaitPromise(later) == 2)

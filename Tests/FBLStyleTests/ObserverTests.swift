@@ -32,7 +32,7 @@ extension FBLStyleTests {
         /// A resolved promise keeps none of its observers: the first, handed off to the promise for its block, and
         /// the others are let go once their blocks have run, while the promise itself lives on.
         @Test(.offThePool) func observersAreLetGoOnceTheirBlocksRan() async throws {
-            final class Captured {}
+            final class Captured: Sendable {}
             weak var first: Captured?
             weak var second: Captured?
             let promise = Promise<Int>.pending()

@@ -45,7 +45,9 @@ struct AsyncTests {
         let (pending, resolver) = Promise<NonSendableBox>.pending()
         concurrentQueue.async { resolver.fulfill(NonSendableBox()) }
         #expect(try await actor.take(pending) == 1)
-        #expect(await actor.take(Guarantee.value(box)) == 8)
+        let other = NonSendableBox()  // `box` went to the actor above (a non-Sendable value is sent, not shared)
+        other.count = 7
+        #expect(await actor.take(Guarantee.value(other)) == 8)
     }
 
     @Test func asyncResumesWithoutTheMainQueue() async throws {

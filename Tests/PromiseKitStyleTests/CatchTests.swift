@@ -167,8 +167,9 @@ struct CatchTests {
 
     @Test func recoverReturningSelfRejects() async throws {
         let (root, resolver) = Promise<Int>.pending()
-        nonisolated(unsafe) var recovered: Promise<Int>!
-        recovered = root.recover(on: testQueue) { _ in recovered! }
+        let returned = Locked<Promise<Int>?>(nil)
+        let recovered = root.recover(on: testQueue) { _ in returned.withLock { $0! } }
+        returned.withLock { $0 = recovered }
         resolver.reject(TestError())
         do {
             _ = try await recovered.async()
@@ -216,7 +217,7 @@ struct CatchTests {
     }
 
     @Test func ensureRunsEitherWay() async throws {
-        var ensured = 0
+        nonisolated(unsafe) var ensured = 0
         #expect(try await Promise.value(1).ensure(on: testQueue) { ensured += 1 }.async() == 1)
         await #expect(throws: TestError.self) {
             try await Promise<Int>(error: TestError()).ensure(on: testQueue, flags: .barrier) { ensured += 1 }.async()

@@ -128,7 +128,7 @@ struct ChainTests {
         await #expect(throws: TestError(code: 5)) {
             try await Promise.value(1).compactMap(on: testQueue) { _ -> Int? in throw TestError(code: 5) }.async()
         }
-        var tapped: Result<Int>?
+        nonisolated(unsafe) var tapped: Result<Int>?
         await #expect(throws: TestError(code: 6)) {
             try await Promise<Int>(error: TestError(code: 6)).tap(on: testQueue) { tapped = $0 }.async()
         }
@@ -148,8 +148,9 @@ struct ChainTests {
 
     @Test func returningSelfRejects() async throws {
         let (root, resolver) = Promise<Int>.pending()
-        nonisolated(unsafe) var chained: Promise<Int>!
-        chained = root.then(on: testQueue) { _ in chained! }
+        let returned = Locked<Promise<Int>?>(nil)
+        let chained = root.then(on: testQueue) { _ in returned.withLock { $0! } }
+        returned.withLock { $0 = chained }
         resolver.fulfill(1)
         do {
             _ = try await chained.async()

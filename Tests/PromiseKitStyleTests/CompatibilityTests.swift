@@ -205,7 +205,7 @@ struct CompatibilityTests {
         #expect(values.count == 3)
         #expect(values[0] as? Int == 1 && values[1] as? String == "b" && values[2] as? Double == 3.5)
         let failed = when(fulfilled: [Guarantee.value(1), Promise<Int>(error: Failure.boom)] as [any Thenable])
-        await #expect(throws: Failure.boom) { try await failed.async() }
+        await #expect(throws: Failure.boom) { _ = try await failed.async() }
     }
 
     @Test func whenFulfilledArrayLiteralWithoutTypeContextIsAny() {

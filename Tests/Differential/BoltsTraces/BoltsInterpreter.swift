@@ -155,7 +155,7 @@ final class BoltsRun: @unchecked Sendable {
         case "e":
             let q2 = self.q2
             return .escapingClosure { block in
-                nonisolated(unsafe) let block = block  // run once, on q2
+                nonisolated(unsafe) let block: () -> Void = block  // run once, on q2 (`@Sendable` under CheckedHandlers)
                 q2.async { block() }
             }
         default: fatalError("unknown executor \(name)")
@@ -242,7 +242,7 @@ final class BoltsRun: @unchecked Sendable {
         case "exec", "init":
             let x = executor(args[0])
             let b = args[1]
-            let closure = { () throws -> Int in
+            let closure = { @Sendable () throws -> Int in
                 self.ran(step, "")
                 return try self.produce(b, as: Int.self)
             }
