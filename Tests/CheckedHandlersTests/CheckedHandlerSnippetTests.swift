@@ -65,7 +65,10 @@ private func typeCheck(_ snippet: Snippet, verify: Bool) throws -> (status: Int3
             ])
         let correct = Snippet.all.filter { !$0.isHazard }.map(\.description)
         #expect(
-            correct == ["BoltsMainThread", "BridgeAsync", "FBLMainQueue", "PromiseKitMainQueue", "SendableValues"])
+            correct == [
+                "BoltsMainThread", "BridgeAsync", "FBLMainQueue", "OverloadOrder", "PromiseKitMainQueue",
+                "SendableValues",
+            ])
     }
 
     #if CheckedHandlers

@@ -46,7 +46,7 @@ struct AsyncTests {
         concurrentQueue.async { resolver.fulfill(NonSendableBox()) }
         #expect(try await actor.take(pending) == 1)
         let other = NonSendableBox()  // `box` went to the actor above (a non-Sendable value is sent, not shared)
-        other.count = 7
+        other.count = 8
         #expect(await actor.take(Guarantee.value(other)) == 8)
     }
 

@@ -155,7 +155,8 @@ final class BoltsRun: @unchecked Sendable {
         case "e":
             let q2 = self.q2
             return .escapingClosure { block in
-                nonisolated(unsafe) let block: () -> Void = block  // run once, on q2 (`@Sendable` under CheckedHandlers)
+                // Run once, on q2 (`@Sendable` under CheckedHandlers).
+                nonisolated(unsafe) let block: () -> Void = block
                 q2.async { block() }
             }
         default: fatalError("unknown executor \(name)")
