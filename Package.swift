@@ -181,8 +181,16 @@ let package = Package(
         // The compiler's proof of the trait CheckedHandlers: snippets type-checked by `swiftc` against this build's
         // modules, under `-verify` with the trait on (docs/guide.md, "Swift 6 with checked handlers").
         .testTarget(
-            name: "CheckedHandlersTests", dependencies: ["BoltsStyle", "PromiseKitStyle", "FBLStyle", "PromiseBridge"],
+            name: "CheckedHandlersTests",
+            dependencies: [
+                "BoltsStyle", "PromiseKitStyle", "FBLStyle", "PromiseBridge", "TestSupport", "checked-handlers-fixture",
+            ],
             exclude: ["Snippets"]
+        ),
+        // The main-actor forms at run time, in a process that serves the main queue: CheckedHandlersTests runs it.
+        .executableTarget(
+            name: "checked-handlers-fixture", dependencies: ["BoltsStyle", "PromiseKitStyle", "FBLStyle"],
+            path: "Tests/CheckedHandlersFixture"
         ),
         .testTarget(
             name: "GuideTests",

@@ -49,8 +49,8 @@ public func wrap<T>(_ body: (@escaping PMKGuaranteedHandler<T, Void>) throws -> 
 }
 
 extension Promise {
-    /// The old name of ``CatchMixin/ensure(on:flags:_:)``: runs `body` on `q` once this resolves either way, then
-    /// passes the result on.
+    /// The old name of ``CatchMixin/ensure(on:flags:_:)-(DispatchQueue?,_,_)``: runs `body` on `q` once this resolves
+    /// either way, then passes the result on.
     @available(*, deprecated, message: "See `ensure`")
     public func always(on q: DispatchQueue = .main, execute body: @escaping PMKThunk<Void>) -> Promise {
         ensure(on: q, body)
@@ -92,8 +92,8 @@ extension Promise {
 #endif
 
 extension Thenable where T: Sequence {
-    /// The old name of ``Thenable/filterValues(on:flags:_:)-(_,_,(Self.T.Iterator.Element)->Bool)``: keeps the
-    /// elements that pass `test`.
+    /// The old name of ``Thenable/filterValues(on:flags:_:)-(_,_,PMKGuaranteedHandler<Self.T.Iterator.Element,Bool>)``:
+    /// keeps the elements that pass `test`.
     @available(*, deprecated, message: "See: `filterValues`")
     public func filter(
         on: DispatchQueue? = conf.Q.map, test: @escaping PMKGuaranteedHandler<T.Iterator.Element, Bool>

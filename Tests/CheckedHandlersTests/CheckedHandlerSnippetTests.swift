@@ -8,7 +8,9 @@
 // - With the trait off: every snippet, hazards included, type-checks with no diagnostic, as code written for the
 //   originals does (the trait is what turns the hazards into errors).
 
+import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 /// A snippet of Snippets/: its name, and whether it is a hazard (it states the errors it must produce).
@@ -72,6 +74,22 @@ private func typeCheck(_ snippet: Snippet, verify: Bool) throws -> (status: Int3
     }
 
     #if CheckedHandlers
+        /// With the trait on, at run time: a handler given to `.mainThread` or `on: .main` as main-actor code runs on
+        /// the main queue, in each style (checked in a process that serves the main queue, which a test cannot).
+        @Test(.offThePool) func theMainActorFormsRunOnTheMainQueue() throws {
+            let fixture = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+                .appendingPathComponent("checked-handlers-fixture")
+            let run = try ChildRun(fixture)
+            let output = run.output
+            #expect(run.exitedInTime, "the fixture did not exit")
+            #expect(run.status == 0, "\(output)")
+            #expect(
+                output.split(separator: "\n") == [
+                    "BoltsStyle A on the main queue: true", "PromiseKitStyle B on the main queue: true",
+                    "FBLStyle C on the main queue: true",
+                ])
+        }
+
         /// With the trait on: each hazard fails with exactly its stated diagnostics; each correct form has none.
         @Test(arguments: Snippet.all)
         func typeChecksAsItsAnnotationsSay(_ snippet: Snippet) throws {

@@ -4,6 +4,7 @@
 import Foundation
 import Testing
 
+import struct TestSupport.ChildRun
 import struct TestSupport.OffThePool
 import enum TestSupport.TestEnvironment
 
@@ -83,19 +84,10 @@ struct TourExecutableTests {
             Issue.record("\(executable.path) is missing: build it with `swift build --product promise-tour`")
             return
         }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["--scenario", "4"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(
-            exited.wait(timeout: .now() + TestEnvironment.hangGuard) == .success, "promise-tour did not terminate"
-        )
-        #expect(process.terminationStatus == 0, "\(output)")
+        let run = try ChildRun(executable, arguments: ["--scenario", "4"])
+        let output = run.output
+        #expect(run.exitedInTime, "promise-tour did not terminate")
+        #expect(run.status == 0, "\(output)")
         for style in TourStyle.allCases {
             #expect(output.contains("\(style.rawValue) — result: REPORT-DATA"), "\(output)")
         }
