@@ -37,6 +37,12 @@ private var modulesFolder: URL {
     URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("Modules")
 }
 
+/// The module map SwiftPM writes for the C target DarwinStandIns, which the styles import when that trait is on too.
+private var standInsModuleMap: URL {
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("DarwinStandIns.build/module.modulemap")
+}
+
 /// Type-checks `snippet` against this build's modules; with `verify`, under `-verify`. Returns the exit status and
 /// everything the compiler printed.
 private func typeCheck(_ snippet: Snippet, verify: Bool) throws -> (status: Int32, output: String) {
@@ -45,6 +51,8 @@ private func typeCheck(_ snippet: Snippet, verify: Bool) throws -> (status: Int3
     process.arguments =
         ["swiftc", "-swift-version", "6", "-typecheck", "-I", modulesFolder.path, snippet.url.path]
         + (verify ? ["-Xfrontend", "-verify"] : [])
+        + (FileManager.default.fileExists(atPath: standInsModuleMap.path)
+            ? ["-Xcc", "-fmodule-map-file=\(standInsModuleMap.path)"] : [])
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = pipe
