@@ -87,7 +87,8 @@ let package = Package(
         ),
         // Helpers shared by the test targets (never by the styles).
         .target(
-            name: "TestSupport", dependencies: ["PromiseConformance", "PromiseKitStyle"], path: "Tests/TestSupport"
+            name: "TestSupport", dependencies: ["PromiseConformance", "PromiseKitStyle", "PromiseStyleAdapters"],
+            path: "Tests/TestSupport"
         ),
         // The three mechanisms as toy models, with their conformance adapters: shown in the guide and the DocC
         // articles, run through the conformance suite by ToyModelsTests; not a product.

@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 
 import enum TestSupport.TestEnvironment
+import func TestSupport.aheadOfTheQueue
 
 @testable import PromiseTour
 
@@ -19,12 +20,14 @@ func runScenario(_ scenario: Int, _ style: TourStyle) async -> TourRun {
 /// Runs `backend.scenario` in `style` on `backend`, a fresh server that may tell another story than the guide's, and
 /// reports it as timed out after `timeLimit` seconds: the hang guard, as for every wait of the tests. A scenario takes
 /// milliseconds alone, but all of them start with the whole suite, whose long chains and conformance runs keep
-/// Dispatch's threads and the cores busy for their first minutes, more so on a machine busy with other work.
+/// Dispatch's threads and the cores busy for their first minutes, more so on a machine busy with other work. It runs
+/// ahead of the queue of tests waiting to start (``aheadOfTheQueue(_:)``): in the `async` style each of its steps
+/// needs a thread of the cooperative pool, and would otherwise wait for all of them.
 func runScenario(
     on backend: Backend, _ style: TourStyle, timeLimit: Double = TestEnvironment.hangGuard
 ) async -> TourRun {
     let ui = UITarget.standIn(DispatchQueue(label: "ui (stand-in for main)"), UIStandIn())
-    return await PromiseTour.run(on: backend, in: style, ui: ui, timeLimit: timeLimit)
+    return await aheadOfTheQueue { await PromiseTour.run(on: backend, in: style, ui: ui, timeLimit: timeLimit) }
 }
 
 /// How many bytes of the calling thread's stack are in use: from the top of the stack down to a local here.

@@ -7,17 +7,21 @@ import Testing
 import struct TestSupport.ChildRun
 import struct TestSupport.OffThePool
 import enum TestSupport.TestEnvironment
+import func TestSupport.aheadOfTheQueue
 
 @testable import PromiseTour
 
 @Suite("promise-tour")
 struct TourTests {
     /// Each scenario waits the project's hang guard: the limit is there to stop a hang, and the rest of the test run,
-    /// which keeps both cores busy, can stretch a scenario far past the time it takes alone.
+    /// which keeps both cores busy, can stretch a scenario far past the time it takes alone. The tour runs ahead of the
+    /// tests waiting to start, as the scenarios' own tests do (``runScenario(on:_:timeLimit:)``).
     @Test func everyScenarioInEveryStyleAppearsAndTheTourTerminates() async {
         let printed = Locked<[String]>([])
-        let runs = await PromiseTour.run(TourOptions(timeLimit: TestEnvironment.hangGuard)) { line in
-            printed.set(printed.get() + [line])
+        let runs = await aheadOfTheQueue {
+            await PromiseTour.run(TourOptions(timeLimit: TestEnvironment.hangGuard)) { line in
+                printed.set(printed.get() + [line])
+            }
         }
         #expect(runs.count == 8 * TourStyle.allCases.count)
         let lines = printed.get()
@@ -37,9 +41,11 @@ struct TourTests {
     }
 
     @Test func filtersSelectScenariosAndStyles() async {
-        let runs = await PromiseTour.run(
-            TourOptions(scenarios: [2], styles: [.fbl, .bolts], timeLimit: TestEnvironment.hangGuard)
-        ) { _ in }
+        let runs = await aheadOfTheQueue {
+            await PromiseTour.run(
+                TourOptions(scenarios: [2], styles: [.fbl, .bolts], timeLimit: TestEnvironment.hangGuard)
+            ) { _ in }
+        }
         #expect(runs.map(\.scenario) == [2, 2])
         #expect(runs.map(\.style) == [.fbl, .bolts])
     }

@@ -36,7 +36,8 @@ extension Style {
 
 /// Each test that records PromiseKitStyle's log holds the process-wide test lock, and so waits for it: the
 /// conformance tests hold it for each clause they run over PromiseKitStyle (silencing its log), some of which build
-/// thousands of chains. The hang guard counts that wait, three times over.
+/// thousands of chains. A recording is a brief hold, which waits for the clause in progress but not for those queued
+/// (`ProcessWideTestLock.Hold`); the hang guard counts that wait, three times over.
 @Suite(
     "A conversion retains its source only until the source settles",
     timeLimit(minutes: 3 * TestEnvironment.hangGuardMinutes))

@@ -130,7 +130,7 @@ struct CompatibilityTests {
     }
 
     @Test func doubleResolutionIsReportedAsCauterized() async {
-        let reports = await ProcessWideTestLock.withLock { () -> [String] in
+        let reports = await ProcessWideTestLock.withLock(.brief) { () -> [String] in
             let saved = conf
             defer { conf = saved }
             let log = Locked<[String]>([])

@@ -24,7 +24,7 @@ struct ConfigurationTests {
     /// Runs `body` holding the process-wide test lock, and restores `conf` afterwards: the differential replay points
     /// `conf.Q` at its own queues while it holds that lock, and must not see another test's writes meanwhile.
     private func changingConf(_ body: @Sendable () async throws -> Void) async rethrows {
-        try await ProcessWideTestLock.withLock {
+        try await ProcessWideTestLock.withLock(.brief) {
             let saved = conf
             defer { conf = saved }
             try await body()

@@ -17,9 +17,10 @@ public enum PromiseKitLog {
 
     /// Runs `body` with `conf.logHandler` recording each event's `name(of:)`, and returns them in the order raised:
     /// for the tests that drop a pending promise (or raise another event) on purpose. Holds the process-wide test
-    /// lock, so that no other test's events land in the record, and restores `conf` afterwards (`body` may change it).
+    /// lock (a brief hold), so that no other test's events land in the record, and restores `conf` afterwards (`body`
+    /// may change it).
     public static func record(_ body: @Sendable () async throws -> Void) async rethrows -> [String] {
-        try await ProcessWideTestLock.withLock {
+        try await ProcessWideTestLock.withLock(.brief) {
             let saved = conf
             defer { conf = saved }
             let events = Locked<[String]>([])

@@ -3,7 +3,6 @@
 // checks the toys' matrix that docs/guide.md shows beside the styles' ("The toys through the conformance suite").
 import Foundation
 import PromiseConformance
-import PromiseKitStyle
 import PromiseStyleAdapters
 import TestSupport
 import Testing
@@ -20,7 +19,8 @@ struct Difference: Sendable {
 struct ToyAndStyle: Sendable, CustomTestStringConvertible {
     let toy: any ToyAdapter
     let style: any PromiseAdapter
-    /// Runs a clause over the style, in this process (`ClauseCheck.run`, with what the style needs around it).
+    /// Runs a clause over the style, in this process (`ClauseCheck.run`, with what the style needs around it), in the
+    /// run `BuiltInStylesConformance` shares (``SharedClauseRuns``).
     let runStyle: @Sendable (Clause) async -> ClauseResult
     /// Clause id → how the toy's verdict differs. Every other clause must have the same verdict.
     let differences: [String: Difference]
@@ -47,7 +47,7 @@ struct ToyAndStyle: Sendable, CustomTestStringConvertible {
     static let all = [
         ToyAndStyle(
             toy: ToyTaskAdapter(), style: BoltsStyleAdapter(),
-            runStyle: { await ClauseCheck.run(BoltsStyleAdapter(), $0) },
+            runStyle: { await SharedClauseRuns.bolts($0) },
             differences: [
                 "swift.deepChain": stack, "swift.deepChain.dropped": measuredStack,
                 "swift.deepChain.settled": Difference(
@@ -59,16 +59,7 @@ struct ToyAndStyle: Sendable, CustomTestStringConvertible {
             ]),
         ToyAndStyle(
             toy: QueueBoxAdapter(), style: PromiseKitStyleAdapter(),
-            runStyle: { clause in
-                // PromiseKit reports the suite's deliberate double resolutions and dropped promises through its
-                // global conf.logHandler: silence it, under the process-wide test lock (as BuiltInStylesTests does).
-                await ProcessWideTestLock.withLock {
-                    let saved = conf.logHandler
-                    conf.logHandler = { _ in }
-                    defer { conf.logHandler = saved }
-                    return await ClauseCheck.run(PromiseKitStyleAdapter(), clause)
-                }
-            },
+            runStyle: { await SharedClauseRuns.promiseKit($0) },
             differences: [
                 "2.3.1": Difference(
                     cell: "deviation",
@@ -82,7 +73,7 @@ struct ToyAndStyle: Sendable, CustomTestStringConvertible {
             ]),
         ToyAndStyle(
             toy: ToyPromiseAdapter(), style: FBLStyleAdapter(),
-            runStyle: { await ClauseCheck.run(FBLStyleAdapter(), $0) },
+            runStyle: { await SharedClauseRuns.fbl($0) },
             differences: [
                 "2.3.1": Difference(
                     cell: "deviation",
@@ -104,26 +95,19 @@ struct ToyAndStyle: Sendable, CustomTestStringConvertible {
     /// (swift.deepChain) or leave a promise waiting for itself for good (2.3.1, which would keep `ToyPromise`'s global
     /// group entered). Every other clause runs in this process, where the thread sanitizer sees the toy's races
     /// (swift.race, swift.concurrentRegistration); in a child process its reports would go unread.
+    ///
+    /// The clauses run ``clausesInFlight`` at a time, each over the style and then over the toy: most of a clause's
+    /// time is spent waiting for its promises' queues to go quiet, and one at a time the three pairs ended the whole
+    /// test run long after every other test.
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test(arguments: ToyAndStyle.all)
     func toyDeviatesExactlyWhereItsStyleDoes(_ pair: ToyAndStyle) async throws {
         let differenceErrors = pair.differences.keys.filter { Clause.named($0) == nil }
         #expect(differenceErrors.isEmpty, "unknown clause ids in the differences: \(differenceErrors)")
-        var toyResults: [ClauseResult] = []
-        var styleResults: [ClauseResult] = []
-        for clause in Clause.all {
-            // The style's verdict without a declared flaky departure (which shows only when a race is lost): the toy
-            // is compared with what the style does in every run.
-            let style = withoutDeclaredFlake(await pair.runStyle(clause), of: pair.style)
-            // No toy deviation hangs until the time limit (2.3.1 gives up after Conformance.cycleDetectionLimit),
-            // so every toy clause gets the whole limit.
-            let limit = TestEnvironment.clauseTimeout
-            let toy =
-                pair.toy.deviations[clause.id] != nil
-                ? await ClauseCheck.runIsolated(pair.toy, clause, timeout: limit)
-                : await ClauseCheck.run(pair.toy, clause, timeout: limit)
-            styleResults.append(style)
-            toyResults.append(toy)
+        let results = await Self.run(Clause.all, over: pair)
+        let styleResults = results.map(\.style)
+        let toyResults = results.map(\.toy)
+        for (clause, (style, toy)) in zip(Clause.all, results) {
             if let difference = pair.differences[clause.id] {
                 #expect(
                     matrixCell(toy) == difference.cell && matrixCell(style) != difference.cell,
@@ -146,6 +130,38 @@ struct ToyAndStyle: Sendable, CustomTestStringConvertible {
             ConformanceReport(adapterName: pair.toy.name, capabilities: pair.toy.capabilities, results: toyResults),
         ]
         try GuideToyMatrix.expectShows(reports)
+    }
+
+    /// How many clauses of a pair run at once.
+    static let clausesInFlight = 4
+
+    /// Runs each of `clauses` over the pair's style and over its toy, ``clausesInFlight`` clauses at a time, and
+    /// returns the verdicts in the order of `clauses`.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    static func run(_ clauses: [Clause], over pair: ToyAndStyle) async -> [(style: ClauseResult, toy: ClauseResult)] {
+        await withTaskGroup(of: (Int, ClauseResult, ClauseResult).self) { group in
+            var results: [(style: ClauseResult, toy: ClauseResult)?] = Array(repeating: nil, count: clauses.count)
+            for (index, clause) in clauses.enumerated() {
+                if index >= clausesInFlight, let (done, style, toy) = await group.next() {
+                    results[done] = (style, toy)
+                }
+                group.addTask {
+                    // The style's verdict without a declared flaky departure (which shows only when a race is
+                    // lost): the toy is compared with what the style does in every run.
+                    let style = withoutDeclaredFlake(await pair.runStyle(clause), of: pair.style)
+                    // No toy deviation hangs until the time limit (2.3.1 gives up after
+                    // Conformance.cycleDetectionLimit), so every toy clause gets the whole limit.
+                    let limit = TestEnvironment.clauseTimeout
+                    let toy =
+                        pair.toy.deviations[clause.id] != nil
+                        ? await ClauseCheck.runIsolated(pair.toy, clause, timeout: limit)
+                        : await ClauseCheck.run(pair.toy, clause, timeout: limit)
+                    return (index, style, toy)
+                }
+            }
+            for await (done, style, toy) in group { results[done] = (style, toy) }
+            return results.map { $0! }
+        }
     }
 
     /// A deviation on a clause the style declares flaky is compared, and shown in the guide, as a pass; everything
