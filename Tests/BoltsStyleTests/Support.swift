@@ -48,4 +48,18 @@ extension BFTask {
         let done = waitUntilCompleted(timeout: generousTimeout)
         #expect(done, "task did not complete in time", sourceLocation: sourceLocation)
     }
+
+    /// Waits for the task as long as `progress` (a count of the steps it ran) keeps growing, and records a test failure
+    /// if it stood still for ``generousTimeout``: for long work, which a busy machine makes longer but not stuck.
+    func waitForTest(progress: () -> Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        var last = progress()
+        while !waitUntilCompleted(timeout: generousTimeout) {
+            let now = progress()
+            guard now != last else {
+                Issue.record("task made no progress in \(generousTimeout) s, at \(now)", sourceLocation: sourceLocation)
+                return
+            }
+            last = now
+        }
+    }
 }
