@@ -54,15 +54,38 @@ import Testing
         #expect(ModelComparison.violations(program, log, orderUnqueued: true).isEmpty)
     }
 
-    /// The replay says the same, through the public entry point. It gets the project's hang guard as its limit: under a
-    /// sanitizer the loop takes longer than the default limit to reach the event limit.
+    /// The replay says the same, through the public entry point. It gets the project's hang guard as its limit, and its
+    /// confirming run a third of that for each wait: under the thread sanitizer, beside the other tests, the loop's
+    /// queues went 2 s without a turn, and a run that stalls before the event limit reports the second settlement, not
+    /// the count.
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func theReplayNamesTheCount() throws {
         let verdict = try Conformance.replay(
             Self.loop, on: FlawedAdapter(flaw: .settlesAgain), timeout: TestEnvironment.clauseTimeout)
         #expect(
-            verdict.broken.first?.hasPrefix("2.1.2.2: p0 settles once and calls each handler once; p0 settled ") == true
-        )
+            verdict.broken.first?.hasPrefix("2.1.2.2: p0 settles once and calls each handler once; p0 settled ")
+                == true,
+            "\(verdict)")
+    }
+
+    /// A replay whose first run stalls for a reason that is no flaw (here: the adapter drops every handler of its first
+    /// run, as a machine whose queues get no turn would hold them) is decided by its confirming run, which the
+    /// promise passes: the replay says it conforms, as the suite's confirmed verdict does.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func theReplayConfirmsAFailure() throws {
+        let text = "p0 = pending; p1 = then p0 - ( -> v1 ) _; fulfil p0 v2"
+        let firstRunOnly = HandlersDroppedInTheFirstRun()
+        let first = ProgramTrial.judge(
+            try Program(parsing: text), on: ErasedAdapter(firstRunOnly),
+            deadline: .now() + TestEnvironment.clauseTimeout.dispatchInterval)
+        #expect(!first.undeclared.isEmpty)
+        let verdict = try Conformance.replay(
+            text, on: HandlersDroppedInTheFirstRun(), timeout: TestEnvironment.clauseTimeout)
+        #expect(verdict.conforms, "\(verdict)")
+        #expect(
+            Conformance.replayConfirmationStallLimit(timeout: .seconds(60)) == 20
+                && Conformance.replayConfirmationStallLimit(timeout: .seconds(6)) == 5,
+            "the limits Conformance.replay's documentation states")
     }
 
     /// A recorder keeps what the largest clause records from a promise that does its work, and counts the rest.
@@ -162,5 +185,32 @@ import Testing
         for result in report.results where result.duration > .milliseconds(300) {
             print("  \(result.clause.id): \(result.duration), \(result.status.cell)")
         }
+    }
+}
+
+/// The correct reference, except that in its first run (until `pending()` is called a second time) `then` registers
+/// nothing: that run waits for handlers that never run, a later one does what the model requires.
+private struct HandlersDroppedInTheFirstRun: PromiseAdapter {
+    let reference = ReferenceAdapter()
+    /// How many runs have started: each run of the program makes one pending promise first.
+    let runs = TestSupport.Locked(0)
+
+    var name: String { "HandlersDroppedInTheFirstRun" }
+
+    func pending() -> (
+        promise: ReferencePromise<Sentinel>, fulfill: @Sendable (Sentinel) -> Void,
+        reject: @Sendable (any Error) -> Void
+    ) {
+        runs.withLock { $0 += 1 }
+        return reference.pending()
+    }
+
+    func then(
+        _ promise: ReferencePromise<Sentinel>, on queue: DispatchQueue?,
+        onFulfilled: (@Sendable (Sentinel) -> HandlerResult<ReferencePromise<Sentinel>>)?,
+        onRejected: (@Sendable (any Error) -> HandlerResult<ReferencePromise<Sentinel>>)?
+    ) -> ReferencePromise<Sentinel> {
+        guard runs.withLock({ $0 }) > 1 else { return reference.pending().promise }
+        return reference.then(promise, on: queue, onFulfilled: onFulfilled, onRejected: onRejected)
     }
 }

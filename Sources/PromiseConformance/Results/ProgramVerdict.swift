@@ -1,4 +1,4 @@
-/// What one run of one generated program showed (``Conformance/replay(_:on:timeout:)``): each rule of Promises/A+
+/// What a replay of one generated program showed (``Conformance/replay(_:on:timeout:)``): each rule of Promises/A+
 /// (or of the suite's Swift clauses) the implementation broke, and each departure its adapter declares.
 public struct ProgramVerdict: Sendable, CustomStringConvertible {
     /// The program, as the report prints it.
