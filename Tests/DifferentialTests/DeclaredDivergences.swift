@@ -118,6 +118,7 @@ enum DeclaredDivergences {
         DeclaredDivergence(seed: 2275, step: 86, reason: immediateTrampoline),
         DeclaredDivergence(seed: 2308, step: 81, reason: immediateTrampoline),
         DeclaredDivergence(seed: 2337, step: 87, reason: immediateTrampoline),
+        DeclaredDivergence(seed: 2346, step: 75, reason: immediateTrampoline),
         DeclaredDivergence(seed: 2363, step: 90, reason: immediateTrampoline),
         DeclaredDivergence(seed: 2381, step: 84, reason: immediateTrampoline),
         DeclaredDivergence(seed: 2384, step: 92, reason: immediateTrampoline),

@@ -103,6 +103,29 @@ struct BoltsReplayTests {
     func everyStepKindIsUsedAtLeast100Times() throws {
         try checkCoverage(BoltsInterpreter.self, kinds: 57)
     }
+
+    /// The pages that count the programs at the declared step give the list's count: the list is what the stress run
+    /// checks over all 2,500 programs, and a page is not to lag behind it.
+    @Test func thePagesStateTheDeclaredCount() throws {
+        let declared = DeclaredDivergences.bolts.count
+        let recorded = try GoldenFile.count(goldenFolder.appendingPathComponent(BoltsInterpreter.goldenFileName))
+        let root = goldenFolder.appendingPathComponent("../../..").standardized
+        // As the pages write numbers: 2,413.
+        let grouped = { (count: Int) in
+            count < 1000 ? "\(count)" : "\(count / 1000)," + "\(count % 1000 + 1000)".dropFirst()
+        }
+        let statements = [
+            "docs/differential-traces.md":
+                "\(grouped(recorded - declared)) replay as recorded; the other \(declared) differ",
+            "docs/original-test-suites.md": "levels, \(declared) programs)",
+            "Sources/BoltsStyle/BoltsStyle.docc/BoltsStyle.md":
+                "declare (\(declared) of the \(grouped(recorded)) programs reach it)",
+        ]
+        for (path, statement) in statements {
+            let page = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+            #expect(page.contains(statement), "\(path): \(statement)")
+        }
+    }
 }
 
 @Suite(.offThePool)
