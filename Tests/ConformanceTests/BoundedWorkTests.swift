@@ -61,9 +61,8 @@ import Testing
     }
 
     /// The replay says the same, through the public entry point. It gets the project's hang guard as its limit, and its
-    /// confirming run a third of that for each wait: under the thread sanitizer, beside the other tests, the loop's
-    /// queues went 2 s without a turn, and a run that stalls before the event limit reports the second settlement, not
-    /// the count.
+    /// confirming run a third of that for each wait: a run that ends before the event limit (a stall, or the loop
+    /// taken for quiet, see ``loop``) reports the second settlement, not the count.
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func theReplayNamesTheCount() throws {
         let verdict = try Conformance.replay(
